@@ -1,0 +1,249 @@
+// Package catalog finds the charts of a catalog repository and reads the
+// catalog's own settings (catalog.yaml).
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/region"
+)
+
+// ConfigFile is the name of a catalog's settings file.
+const ConfigFile = "catalog.yaml"
+
+// Config is a catalog's catalog.yaml; every field is optional.
+type Config struct {
+	File         string
+	Name         string
+	Title        string
+	Description  string
+	Source       string
+	BaseURL      string
+	ExtensionKey string
+	IconsDir     string
+	Sliders      map[string]*region.Slider
+	Root         *doc.Node
+}
+
+// Catalog is a directory of charts.
+type Catalog struct {
+	Dir    string
+	Config *Config
+	Charts []*Chart
+}
+
+// IconsDir returns the catalog's icons directory.
+func (c *Catalog) IconsDir() string {
+	d := "icons"
+	if c.Config != nil && c.Config.IconsDir != "" {
+		d = c.Config.IconsDir
+	}
+	return filepath.Join(c.Dir, d)
+}
+
+// ExtensionKey returns the extension key the catalog declares, or "".
+func (c *Catalog) ExtensionKey() string {
+	if c.Config == nil {
+		return ""
+	}
+	return c.Config.ExtensionKey
+}
+
+// Chart is one chart directory. File paths are empty when absent.
+type Chart struct {
+	Name    string
+	Dir     string
+	Catalog *Catalog
+	// ChartFile, SchemaFile and ValuesFile are the chart's Chart.yaml,
+	// values.schema.json and values.yaml.
+	ChartFile, SchemaFile, ValuesFile string
+	// CIValues are the ci/*-values.yaml files chart-testing installs with.
+	CIValues []string
+	// OnlySchema is true when the user named a schema file rather than a
+	// chart: chart-level checks are skipped.
+	OnlySchema bool
+}
+
+// ErrNoCharts is returned for a path that holds no chart.
+var ErrNoCharts = errors.New("no chart found: expected a catalog directory (charts under charts/*/ or */), a chart directory (with Chart.yaml) or a values.schema.json file")
+
+// Discover finds the charts a path designates: a catalog directory, a chart
+// directory or a schema file.
+func Discover(path string) (*Catalog, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if !info.IsDir() {
+		cat, err := enclosingCatalog(filepath.Dir(path))
+		if err != nil {
+			return nil, err
+		}
+		dir := filepath.Dir(path)
+		ch := newChart(dir, cat)
+		ch.SchemaFile, ch.OnlySchema = path, true
+		ch.ChartFile, ch.ValuesFile, ch.CIValues = "", "", nil
+		cat.Charts = []*Chart{ch}
+		return cat, nil
+	}
+	if exists(filepath.Join(path, "Chart.yaml")) {
+		cat, err := enclosingCatalog(path)
+		if err != nil {
+			return nil, err
+		}
+		cat.Charts = []*Chart{newChart(path, cat)}
+		return cat, nil
+	}
+	cat := &Catalog{Dir: path}
+	if err := cat.readConfig(); err != nil {
+		return nil, err
+	}
+	for _, pattern := range []string{"charts/*/Chart.yaml", "*/Chart.yaml"} {
+		matches, err := filepath.Glob(filepath.Join(path, pattern))
+		if err != nil {
+			return nil, fmt.Errorf("listing charts in %s: %w", path, err)
+		}
+		sort.Strings(matches)
+		for _, m := range matches {
+			cat.Charts = append(cat.Charts, newChart(filepath.Dir(m), cat))
+		}
+		if len(cat.Charts) > 0 {
+			break
+		}
+	}
+	if len(cat.Charts) == 0 {
+		return nil, fmt.Errorf("%s: %w", path, ErrNoCharts)
+	}
+	return cat, nil
+}
+
+// enclosingCatalog returns the catalog a chart directory belongs to: the
+// nearest ancestor (up to two levels, for charts/<name>/) with a
+// catalog.yaml, or a bare catalog at the chart's parent.
+func enclosingCatalog(chartDir string) (*Catalog, error) {
+	abs, err := filepath.Abs(chartDir)
+	if err != nil {
+		return nil, fmt.Errorf("resolving %s: %w", chartDir, err)
+	}
+	parent := filepath.Dir(abs)
+	for _, d := range []string{parent, filepath.Dir(parent)} {
+		if exists(filepath.Join(d, ConfigFile)) {
+			cat := &Catalog{Dir: relTo(chartDir, abs, d)}
+			return cat, cat.readConfig()
+		}
+	}
+	dir := filepath.Dir(chartDir)
+	if filepath.Base(parent) == "charts" {
+		dir = filepath.Dir(dir)
+	}
+	return &Catalog{Dir: dir}, nil
+}
+
+// relTo expresses dir in the same relative-or-absolute form as chartDir.
+func relTo(chartDir, absChart, dir string) string {
+	if filepath.IsAbs(chartDir) {
+		return dir
+	}
+	rel, err := filepath.Rel(absChart, dir)
+	if err != nil {
+		return dir
+	}
+	return filepath.Join(chartDir, rel)
+}
+
+func newChart(dir string, cat *Catalog) *Chart {
+	ch := &Chart{Name: filepath.Base(dir), Dir: dir, Catalog: cat}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"Chart.yaml", &ch.ChartFile}, {"values.schema.json", &ch.SchemaFile}, {"values.yaml", &ch.ValuesFile}} {
+		if p := filepath.Join(dir, f.name); exists(p) {
+			*f.dst = p
+		}
+	}
+	ci, _ := filepath.Glob(filepath.Join(dir, "ci", "*-values.yaml"))
+	sort.Strings(ci)
+	ch.CIValues = ci
+	return ch
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func (c *Catalog) readConfig() error {
+	p := filepath.Join(c.Dir, ConfigFile)
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading catalog settings: %w", err)
+	}
+	cfg, err := ParseConfig(data)
+	if err != nil {
+		return fmt.Errorf("%s:%w", p, err)
+	}
+	cfg.File = p
+	c.Config = cfg
+	return nil
+}
+
+// ParseConfig reads a catalog.yaml.
+func ParseConfig(data []byte) (*Config, error) {
+	root, err := doc.ParseYAML(data)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &Config{Root: root}
+	if root.Kind == doc.Null {
+		return cfg, nil
+	}
+	if root.Kind != doc.Object {
+		return nil, &doc.Error{Pos: root.Pos, Msg: "catalog.yaml must be a mapping"}
+	}
+	for _, m := range root.Members {
+		var dst *string
+		switch m.Key {
+		case "name":
+			dst = &cfg.Name
+		case "title":
+			dst = &cfg.Title
+		case "description":
+			dst = &cfg.Description
+		case "source":
+			dst = &cfg.Source
+		case "baseURL":
+			dst = &cfg.BaseURL
+		case "extensionKey":
+			dst = &cfg.ExtensionKey
+		case "iconsDir":
+			dst = &cfg.IconsDir
+		case "sliders":
+			s, err := region.ReadSliders(m)
+			if err != nil {
+				return nil, err
+			}
+			cfg.Sliders = s
+			continue
+		default:
+			return nil, &doc.Error{Pos: m.KeyPos, Msg: fmt.Sprintf("unknown setting %q (known: name, title, description, source, baseURL, extensionKey, iconsDir, sliders)", m.Key)}
+		}
+		if m.Kind != doc.String {
+			return nil, &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a string", m.Key)}
+		}
+		*dst = m.Text
+	}
+	if cfg.ExtensionKey != "" && !strings.HasPrefix(cfg.ExtensionKey, "x-") {
+		return nil, &doc.Error{Pos: root.Get("extensionKey").Pos, Msg: fmt.Sprintf("extensionKey %q must start with x-", cfg.ExtensionKey)}
+	}
+	return cfg, nil
+}

@@ -1,0 +1,65 @@
+// Command catalogist lints, builds and launches catalogs of Helm charts for
+// a Kubernetes data-science platform.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// exitError carries a process exit code through cobra.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError marks bad flags, arguments or unreadable input: exit code 2.
+func usageError(err error) error { return &exitError{code: 2, err: err} }
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	root := newRoot()
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(os.Stderr, "catalogist:", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(os.Stderr, "catalogist:", err)
+	return 2
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "catalogist",
+		Short:         "Lint, build and launch catalogs of Helm charts for a data-science platform",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
+	})
+	root.AddCommand(newLintCmd())
+	return root
+}

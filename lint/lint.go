@@ -1,0 +1,305 @@
+// Package lint checks catalogs offline: JSON Schema validity as Helm judges
+// it, the vendor extension's semantics, sliders, hidden conditions, region
+// and catalog bounds, and Chart.yaml. Each rule is a value with a name, a
+// default severity, a one-line doc and a run function that reports findings
+// at positions.
+package lint
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/launchcontext"
+	"github.com/catalogist/catalogist/region"
+	"github.com/catalogist/catalogist/schema"
+)
+
+// Severity of a finding.
+type Severity int
+
+// Severities, in increasing order.
+const (
+	Warning Severity = iota
+	Error
+)
+
+func (s Severity) String() string {
+	if s == Error {
+		return "error"
+	}
+	return "warning"
+}
+
+// Rule is one check.
+type Rule struct {
+	// Name is the rule's ID, as printed in brackets after each finding.
+	Name     string
+	Severity Severity
+	// Doc is a one-line explanation.
+	Doc string
+	// Run checks one chart (or, for region rules, the region file).
+	Run func(*Pass)
+	// Scope says what Run is given.
+	Scope Scope
+}
+
+// Scope of a rule.
+type Scope int
+
+// Scopes: a rule runs per chart whose schema parsed, per chart regardless of
+// the schema, or once for the region file.
+const (
+	PerSchema Scope = iota
+	PerChart
+	PerRegion
+)
+
+// Finding is one reported problem.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"-"`
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	// Pointer is the JSON pointer of the value in File, when it has one.
+	Pointer string `json:"pointer"`
+	Message string `json:"message"`
+}
+
+// Options configure a lint run.
+type Options struct {
+	// ExtensionKey overrides the catalogs' own setting when not empty.
+	ExtensionKey string
+	// Region, when set, injects its values and bounds.
+	Region *region.Region
+	// Model is the known launch context; nil means the built-in one.
+	Model *launchcontext.Model
+	// Rules restricts the run to these rules; nil means all.
+	Rules []*Rule
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	Findings []Finding
+	Charts   int
+}
+
+// Count returns the number of errors and warnings.
+func (r *Result) Count() (errors, warnings int) {
+	for _, f := range r.Findings {
+		if f.Severity == Error {
+			errors++
+		} else {
+			warnings++
+		}
+	}
+	return
+}
+
+// Pass is what a rule sees of one chart.
+type Pass struct {
+	Chart   *catalog.Chart
+	Catalog *catalog.Catalog
+	// Schema is the parsed schema, nil when absent or not JSON.
+	Schema *schema.Schema
+	// SchemaData is the raw schema file, nil when absent.
+	SchemaData []byte
+	// SchemaErr is the parse error of the schema, if any.
+	SchemaErr error
+	// Values is values.yaml parsed with positions, nil when absent or broken.
+	Values *doc.Node
+	// ExtKey is the extension key in force for this chart.
+	ExtKey  string
+	Context *schema.Context
+	Region  *region.Region
+	Model   *launchcontext.Model
+	// Form is the computed form, with the region's values injected.
+	Form *schema.Form
+
+	rule     *Rule
+	findings *[]Finding
+	mu       *sync.Mutex
+	state    *passState
+}
+
+// passState is shared by the copies of a pass that each rule receives.
+type passState struct {
+	once sync.Once
+	helm *helmSchema
+}
+
+// Reportf reports a finding at a position of a file.
+func (p *Pass) Reportf(file string, pos doc.Pos, pointer, format string, args ...any) {
+	if !pos.IsValid() {
+		pos = doc.Pos{Line: 1, Col: 1}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	*p.findings = append(*p.findings, Finding{
+		Rule: p.rule.Name, Severity: p.rule.Severity, File: file,
+		Line: pos.Line, Column: pos.Col, Pointer: pointer, Message: fmt.Sprintf(format, args...),
+	})
+}
+
+// At reports a finding at a node of the schema file.
+func (p *Pass) At(n *doc.Node, format string, args ...any) {
+	p.Reportf(p.Chart.SchemaFile, n.Pos, n.Pointer(), format, args...)
+}
+
+// AtKey reports a finding at the key of a schema member (for a property,
+// its name), falling back to the value.
+func (p *Pass) AtKey(n *doc.Node, format string, args ...any) {
+	pos := n.KeyPos
+	if !pos.IsValid() {
+		pos = n.Pos
+	}
+	p.Reportf(p.Chart.SchemaFile, pos, n.Pointer(), format, args...)
+}
+
+// Run lints catalogs.
+func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
+	rules := opt.Rules
+	if rules == nil {
+		rules = All
+	}
+	model := opt.Model
+	if model == nil {
+		model = launchcontext.NewModel()
+	}
+	res := &Result{}
+	var mu sync.Mutex
+	var passes []*Pass
+	for _, cat := range cats {
+		for _, ch := range cat.Charts {
+			p, err := newPass(ch, cat, opt, model)
+			if err != nil {
+				return nil, err
+			}
+			p.findings, p.mu = &res.Findings, &mu
+			passes = append(passes, p)
+			res.Charts++
+		}
+	}
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for _, p := range passes {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			for _, r := range rules {
+				if r.Scope == PerRegion || (r.Scope == PerSchema && p.Schema == nil) {
+					continue
+				}
+				if r.Scope == PerChart && p.Chart.OnlySchema && r.Name != RuleJSON.Name {
+					continue
+				}
+				q := *p
+				q.rule = r
+				r.Run(&q)
+			}
+		}()
+	}
+	wg.Wait()
+	if opt.Region != nil {
+		p := &Pass{Region: opt.Region, Model: model, findings: &res.Findings, mu: &mu}
+		p.Context = schema.NewContext(nil, opt.Region, nil, "")
+		for _, r := range rules {
+			if r.Scope == PerRegion {
+				q := *p
+				q.rule = r
+				r.Run(&q)
+			}
+		}
+	}
+	Sort(res.Findings)
+	return res, nil
+}
+
+// Sort orders findings by file, line, column, then rule.
+func Sort(fs []Finding) {
+	slices.SortStableFunc(fs, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Column, b.Column), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Message, b.Message))
+	})
+}
+
+// newPass reads a chart's files. Only I/O failures are errors; content
+// problems are left for the rules.
+func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, model *launchcontext.Model) (*Pass, error) {
+	p := &Pass{Chart: ch, Catalog: cat, Region: opt.Region, Model: model, state: &passState{}}
+	p.ExtKey = cmp.Or(opt.ExtensionKey, cat.ExtensionKey(), schema.DefaultExtensionKey)
+	var catSliders map[string]*region.Slider
+	var catFile string
+	if cat.Config != nil {
+		catSliders, catFile = cat.Config.Sliders, cat.Config.File
+	}
+	p.Context = schema.NewContext(nil, opt.Region, catSliders, catFile)
+	if ch.ValuesFile != "" {
+		data, err := readFile(ch.ValuesFile)
+		if err != nil {
+			return nil, err
+		}
+		p.Values, _ = doc.ParseYAML(data)
+	}
+	if ch.SchemaFile == "" {
+		return p, nil
+	}
+	data, err := readFile(ch.SchemaFile)
+	if err != nil {
+		return nil, err
+	}
+	p.SchemaData = data
+	root, err := doc.ParseJSON(data)
+	if err != nil {
+		p.SchemaErr = err
+		return p, nil
+	}
+	p.Schema = schema.FromNode(root, p.ExtKey)
+	p.Schema.File = ch.SchemaFile
+	var values any
+	if p.Values != nil {
+		values = p.Values.Value()
+	}
+	p.Form = schema.Compute(p.Schema, p.Context, values)
+	return p, nil
+}
+
+// readFile reads a file no larger than doc.MaxBytes.
+func readFile(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if info.Size() > doc.MaxBytes {
+		return nil, fmt.Errorf("%s: file is %d bytes, more than the %d bytes accepted; is it the right file?", path, info.Size(), doc.MaxBytes)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// Rel shortens a path relative to the working directory when it is below it.
+func Rel(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if r, err := filepath.Rel(wd, abs); err == nil && !filepath.IsAbs(r) && len(r) > 0 && r[0] != '.' {
+		return r
+	}
+	return path
+}

@@ -1,0 +1,233 @@
+package lint
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+
+	"github.com/catalogist/catalogist/doc"
+)
+
+// chartDoc parses the chart's Chart.yaml, reporting a parse error under the
+// running rule. It returns nil when there is nothing to check.
+func chartDoc(p *Pass, report bool) *doc.Node {
+	if p.Chart.ChartFile == "" {
+		return nil
+	}
+	data, err := readFile(p.Chart.ChartFile)
+	if err != nil {
+		if report {
+			p.Reportf(p.Chart.ChartFile, doc.Pos{}, "", "%v", err)
+		}
+		return nil
+	}
+	root, err := doc.ParseYAML(data)
+	if err != nil {
+		if report {
+			pos := doc.Pos{}
+			if de, ok := err.(*doc.Error); ok {
+				pos = de.Pos
+			}
+			p.Reportf(p.Chart.ChartFile, pos, "", "Chart.yaml is not valid YAML: %v", err)
+		}
+		return nil
+	}
+	if root.Kind != doc.Object {
+		if report {
+			p.Reportf(p.Chart.ChartFile, root.Pos, "", "Chart.yaml must be a mapping")
+		}
+		return nil
+	}
+	return root
+}
+
+var (
+	chartNameRe = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	aliasRe     = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+)
+
+// RuleChartMetadata checks Chart.yaml.
+var RuleChartMetadata = &Rule{
+	Name: "chart-metadata", Severity: Error, Scope: PerChart,
+	Doc: "Chart.yaml has apiVersion v2, a name equal to its directory, a SemVer 2 version, a description, and well-formed dependencies",
+	Run: func(p *Pass) {
+		root := chartDoc(p, true)
+		if root == nil {
+			return
+		}
+		file := p.Chart.ChartFile
+		at := func(n *doc.Node, format string, args ...any) {
+			pos := n.Pos
+			p.Reportf(file, pos, n.Pointer(), format, args...)
+		}
+		str := func(key string) (*doc.Node, bool) {
+			n := root.Get(key)
+			if n == nil {
+				return nil, false
+			}
+			if n.Kind != doc.String && n.Kind != doc.Number {
+				at(n, "%s must be a string", key)
+				return nil, false
+			}
+			return n, true
+		}
+		if n, ok := str("apiVersion"); !ok && n == nil && root.Get("apiVersion") == nil {
+			at(root, "Chart.yaml has no apiVersion; write apiVersion: v2")
+		} else if ok && n.Text != "v2" {
+			at(n, "apiVersion is %q; catalogs need apiVersion: v2 (Helm 3 and 4 charts)", n.Text)
+		}
+		if n, ok := str("name"); !ok && root.Get("name") == nil {
+			at(root, "Chart.yaml has no name; write name: %s", p.Chart.Name)
+		} else if ok {
+			switch {
+			case n.Text != p.Chart.Name:
+				at(n, "name %q differs from the chart's directory %q; Helm packages and indexes it under the name", n.Text, p.Chart.Name)
+			case !chartNameRe.MatchString(n.Text):
+				at(n, "name %q must be lowercase letters, digits and dashes", n.Text)
+			}
+		}
+		if n, ok := str("version"); !ok && root.Get("version") == nil {
+			at(root, "Chart.yaml has no version; write a SemVer 2 version such as version: 1.0.0")
+		} else if ok {
+			if _, err := semver.StrictNewVersion(n.Text); err != nil {
+				at(n, "version %q is not SemVer 2 (MAJOR.MINOR.PATCH, e.g. 1.0.0): %v", n.Text, err)
+			}
+		}
+		if n, ok := str("description"); !ok && root.Get("description") == nil {
+			at(root, "Chart.yaml has no description; the catalog shows it on the chart's card")
+		} else if ok && strings.TrimSpace(n.Text) == "" {
+			at(n, "description is empty; the catalog shows it on the chart's card")
+		}
+		if t := root.Get("type"); t != nil && t.Text != "application" && t.Text != "library" {
+			at(t, "type %q must be application or library", t.Text)
+		}
+		deps := root.Get("dependencies")
+		if deps == nil || deps.Kind == doc.Null {
+			return
+		}
+		if deps.Kind != doc.Array {
+			at(deps, "dependencies must be a list")
+			return
+		}
+		for i, d := range deps.Items {
+			checkDependency(p, file, i, d)
+		}
+	},
+}
+
+func checkDependency(p *Pass, file string, i int, d *doc.Node) {
+	at := func(n *doc.Node, format string, args ...any) {
+		p.Reportf(file, n.Pos, n.Pointer(), format, args...)
+	}
+	if d.Kind != doc.Object {
+		at(d, "dependency %d must be a mapping with name, version and repository", i+1)
+		return
+	}
+	name := d.Get("name")
+	if name == nil || name.Kind != doc.String || name.Text == "" {
+		at(d, "dependency %d has no name", i+1)
+		return
+	}
+	if v := d.Get("version"); v == nil {
+		at(d, "dependency %q has no version; pin one such as 1.2.3 or a range such as ~1.2", name.Text)
+	} else if _, err := semver.NewConstraint(v.Text); err != nil {
+		at(v, "version %q of dependency %q is not a version or range: %v", v.Text, name.Text, err)
+	}
+	if r := d.Get("repository"); r != nil && r.Text != "" {
+		repo := r.Text
+		switch {
+		case strings.HasPrefix(repo, "@"), strings.HasPrefix(repo, "alias:"):
+		case strings.HasPrefix(repo, "file://"):
+			dir := filepath.Join(p.Chart.Dir, strings.TrimPrefix(repo, "file://"))
+			if _, err := os.Stat(filepath.Join(dir, "Chart.yaml")); err != nil {
+				at(r, "repository %q of dependency %q has no Chart.yaml at %s", repo, name.Text, dir)
+			}
+		default:
+			u, err := url.Parse(repo)
+			if err != nil || (u.Scheme != "https" && u.Scheme != "http" && u.Scheme != "oci") || u.Host == "" {
+				at(r, "repository %q of dependency %q is not an http(s), oci or file:// address", repo, name.Text)
+			}
+		}
+	}
+	if a := d.Get("alias"); a != nil && !aliasRe.MatchString(a.Text) {
+		at(a, "alias %q of dependency %q may only hold letters, digits, _ and -", a.Text, name.Text)
+	}
+}
+
+// iconExtensions are the image types a catalog's icons directory may hold.
+var iconExtensions = []string{".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"}
+
+// RuleChartIcon checks that every launchable chart has an icon.
+var RuleChartIcon = &Rule{
+	Name: "chart-icon", Severity: Warning, Scope: PerChart,
+	Doc: "Chart.yaml's icon is an https URL or a file of the catalog's icons directory (or one is named after the chart)",
+	Run: func(p *Pass) {
+		root := chartDoc(p, false)
+		if root == nil {
+			return
+		}
+		if t := root.Get("type"); t != nil && t.Text == "library" {
+			return
+		}
+		icons := p.Catalog.IconsDir()
+		icon := root.Get("icon")
+		if icon == nil || icon.Text == "" {
+			for _, ext := range iconExtensions {
+				if _, err := os.Stat(filepath.Join(icons, p.Chart.Name+ext)); err == nil {
+					return
+				}
+			}
+			n := root
+			if icon != nil {
+				n = icon
+			}
+			p.Reportf(p.Chart.ChartFile, n.Pos, n.Pointer(), "chart %q has no icon: add icon: https://... to Chart.yaml or put %s.svg in %s", p.Chart.Name, p.Chart.Name, icons)
+			return
+		}
+		u, err := url.Parse(icon.Text)
+		switch {
+		case err == nil && u.Scheme == "https" && u.Host != "":
+		case err == nil && u.Scheme == "http":
+			p.Reportf(p.Chart.ChartFile, icon.Pos, "/icon", "icon %q uses http; pages served over https block it as mixed content: use https", icon.Text)
+		case err == nil && u.Scheme == "" && !strings.HasPrefix(icon.Text, "/"):
+			rel := filepath.FromSlash(icon.Text)
+			if fileExists(filepath.Join(p.Catalog.Dir, rel)) || fileExists(filepath.Join(icons, filepath.Base(rel))) {
+				return
+			}
+			p.Reportf(p.Chart.ChartFile, icon.Pos, "/icon", "icon %q is neither an https URL nor a file in %s", icon.Text, icons)
+		default:
+			p.Reportf(p.Chart.ChartFile, icon.Pos, "/icon", "icon %q is not an https URL", icon.Text)
+		}
+	},
+}
+
+func fileExists(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && !info.IsDir()
+}
+
+// All lists every rule, in the order they are documented.
+var All = []*Rule{
+	RuleJSON, RuleJSONSchema, RuleRootObject, RuleOptionType, RuleOptionText, RuleRender,
+	RuleDefaultValid, RuleValuesValid, RuleDuplicateKey,
+	RuleExtKeys, RuleForeignExt, RuleOverwriteType, RuleContextPath, RuleBareLiteral, RuleSliderConfig, RuleExtBoolean,
+	RuleSliderFields, RuleSliderRange, RuleSliderDefault, RuleSliderGrid, RuleSliderExtremity, RuleSliderPair,
+	RuleHiddenPath, RuleHiddenValue, RuleHiddenNever,
+	RuleRegionDefault, RuleRegionFallback, RuleRegionFile,
+	RuleChartMetadata, RuleChartIcon,
+}
+
+// Lookup returns the rule named name, or nil.
+func Lookup(name string) *Rule {
+	for _, r := range All {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+

@@ -1,0 +1,140 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/region"
+	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/suggest"
+)
+
+// boundedFields returns the fields whose bounds come from a region or a
+// catalog slider configuration.
+func boundedFields(p *Pass) []*schema.Field {
+	var out []*schema.Field
+	for _, fd := range p.Form.Fields {
+		if fd.HasBounds && fd.BoundsFrom != schema.BoundsChart && !fd.Option.InItems {
+			out = append(out, fd)
+		}
+	}
+	return out
+}
+
+// at returns the node findings about an option's default point at.
+func defaultNode(o *schema.Option) *doc.Node {
+	if o.Default != nil {
+		return o.Default
+	}
+	return o.Node
+}
+
+// RuleRegionDefault reports effective defaults outside the effective bounds.
+var RuleRegionDefault = &Rule{
+	Name: "region-default", Severity: Error,
+	Doc: "with region or catalog sliders, each useRegionSliderConfig option's effective default (after injection) lies within the effective bounds and carries the unit",
+	Run: func(p *Pass) {
+		for _, fd := range boundedFields(p) {
+			if !fd.Defined {
+				continue
+			}
+			o, b := fd.Option, fd.Bounds
+			where := describeBounds(p, o, fd.BoundsFrom)
+			x, err := slider.Parse(fd.Value, b.Unit)
+			switch {
+			case err != nil:
+				p.At(defaultNode(o), "effective default of %q (from %s) %s, the unit of %s; the launch form starts invalid", o.Path, fd.Source, err, where)
+			case !b.Contains(x):
+				p.At(defaultNode(o), "effective default %s of %q (from %s) is outside %s, %s to %s; the launch form starts invalid", show(fd.Value), o.Path, fd.Source, where, b.Format(b.Min), b.Format(b.Max))
+			}
+		}
+	},
+}
+
+// RuleRegionFallback reports region values the platform silently drops.
+var RuleRegionFallback = &Rule{
+	Name: "region-fallback", Severity: Warning,
+	Doc: "a value the region injects through overwriteDefaultWith is valid for the option (else the form silently falls back to the chart default)",
+	Run: func(p *Pass) {
+		if p.Region == nil {
+			return
+		}
+		for _, fd := range p.Form.Fields {
+			if !fd.ContextResolved || fd.ContextRejected == "" || fd.Option.InItems {
+				continue
+			}
+			o := fd.Option
+			fallback := "nothing"
+			if fd.Defined {
+				fallback = show(fd.Value)
+			}
+			p.At(o.Ext.OverwriteDefaultWith, "the region injects %s into %q but the platform rejects it (%s) and silently uses %s instead", show(fd.ContextValue), o.Path, fd.ContextRejected, fallback)
+		}
+	},
+}
+
+// RuleRegionFile reports region files whose defaults contradict their bounds.
+var RuleRegionFile = &Rule{
+	Name: "region-file", Severity: Warning, Scope: PerRegion,
+	Doc: "the region's resources lie within its own slider configurations, carry their units, and requests do not exceed limits",
+	Run: func(p *Pass) {
+		r := p.Region
+		names := make([]string, 0, len(r.Resources))
+		for n := range r.Resources {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		known := make([]string, 0, len(region.ResourceSlider))
+		for k := range region.ResourceSlider {
+			known = append(known, k)
+		}
+		sort.Strings(known)
+		at := func(n *doc.Node, format string, args ...any) {
+			p.Reportf(r.File, n.Pos, n.Pointer(), format, args...)
+		}
+		for _, name := range names {
+			res := r.Resources[name]
+			sname, ok := region.ResourceSlider[name]
+			if !ok {
+				hint := ""
+				if s := suggest.Closest(name, known); s != "" {
+					hint = fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				at(res.Node, "unknown resource %q: no chart can reference region.resources.%s%s", name, name, hint)
+				continue
+			}
+			s := r.Sliders[sname]
+			if s == nil {
+				continue
+			}
+			x, err := slider.Parse(res.Value, s.Unit)
+			if err != nil {
+				hint := ""
+				if v, cerr := slider.Convert(res.Value, s.Unit); cerr == nil && s.Unit != "" {
+					hint = fmt.Sprintf("; write %q", s.Format(v))
+				}
+				at(res.Node, "%s %q is not written in the unit %q of the %s slider: the platform ignores it and every chart falls back to its own default%s", name, res.Value, s.Unit, sname, hint)
+				continue
+			}
+			if !s.Contains(x) {
+				at(res.Node, "%s %s is outside the region's own %s slider, %s to %s: the platform rejects it and every chart falls back to its own default", name, res.Value, sname, s.Format(s.Min), s.Format(s.Max))
+			}
+		}
+		for _, pair := range [][2]string{{"cpuRequest", "cpuLimit"}, {"memoryRequest", "memoryLimit"}} {
+			req, lim := r.Resources[pair[0]], r.Resources[pair[1]]
+			if req == nil || lim == nil {
+				continue
+			}
+			rq, err1 := resource.ParseQuantity(req.Value)
+			lq, err2 := resource.ParseQuantity(lim.Value)
+			if err1 == nil && err2 == nil && rq.Cmp(lq) > 0 {
+				at(req.Node, "%s %s is above %s %s: a request above its limit is refused by Kubernetes", pair[0], req.Value, pair[1], lim.Value)
+			}
+		}
+	},
+}
+

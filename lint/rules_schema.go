@@ -1,0 +1,286 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"helm.sh/helm/v4/pkg/chart/common"
+	"helm.sh/helm/v4/pkg/chart/common/util"
+
+	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/schema"
+)
+
+// RuleJSON reports a schema that is not JSON.
+var RuleJSON = &Rule{
+	Name: "json-syntax", Severity: Error, Scope: PerChart,
+	Doc: "values.schema.json is valid JSON (the platform silently drops the form of a chart whose schema does not parse)",
+	Run: func(p *Pass) {
+		if p.SchemaErr == nil {
+			return
+		}
+		pos := doc.Pos{Line: 1, Col: 1}
+		msg := p.SchemaErr.Error()
+		if de, ok := p.SchemaErr.(*doc.Error); ok {
+			pos, msg = de.Pos, de.Msg
+		}
+		p.Reportf(p.Chart.SchemaFile, pos, "", "not valid JSON: %s", msg)
+	},
+}
+
+// RuleJSONSchema reports a schema Helm cannot compile.
+var RuleJSONSchema = &Rule{
+	Name: "json-schema", Severity: Error,
+	Doc: "values.schema.json is a valid JSON Schema for the draft Helm picks ($schema absent or unversioned: 2020-12)",
+	Run: func(p *Pass) {
+		if h := p.Helm(); h.err != nil {
+			for _, e := range schemaErrorPositions(h.err, p.Schema.Root) {
+				p.At(e.node, "%s", e.msg)
+			}
+		}
+	},
+}
+
+// RuleRootObject reports a schema whose root is not an object.
+var RuleRootObject = &Rule{
+	Name: "root-object", Severity: Error,
+	Doc: `the schema's root has "type": "object", as Helm values are a mapping`,
+	Run: func(p *Pass) {
+		root := p.Schema.Root
+		if root.Kind != doc.Object {
+			p.At(root, "the schema's root must be an object with \"type\": \"object\", not a %s", root.Kind)
+			return
+		}
+		t := root.Get("type")
+		switch {
+		case t == nil:
+			p.At(root, "the schema's root has no type; add \"type\": \"object\"")
+		case t.Kind != doc.String || t.Text != "object":
+			p.At(t, "the schema's root type must be \"object\"")
+		}
+	},
+}
+
+// RuleOptionType reports options the platform's form refuses to show.
+var RuleOptionType = &Rule{
+	Name: "option-type", Severity: Error,
+	Doc: "every option has a type (or a const) among object, array, string, number, integer, boolean; no type lists, no null",
+	Run: func(p *Pass) {
+		for _, o := range p.Schema.Options {
+			n := o.Node
+			if n.Kind != doc.Object {
+				p.AtKey(n, "option %q is a %s, not a schema object; the platform refuses to open the form", o.Path, n.Kind)
+				continue
+			}
+			t := n.Get("type")
+			switch {
+			case t == nil && o.Const == nil:
+				p.AtKey(n, "option %q has neither type nor const; the platform refuses to open the form", o.Path)
+			case t == nil:
+			case t.Kind == doc.Array:
+				p.At(t, "option %q has a list of types; the platform accepts exactly one type", o.Path)
+			case t.Kind != doc.String || !slices.Contains(schema.Types, t.Text):
+				p.At(t, "option %q has type %s; the platform accepts only %s", o.Path, showNode(t), strings.Join(schema.Types, ", "))
+			}
+		}
+	},
+}
+
+// RuleOptionText reports titles and descriptions that are not strings.
+var RuleOptionText = &Rule{
+	Name: "option-text", Severity: Error,
+	Doc: "title and description are strings (the platform refuses to open the form otherwise)",
+	Run: func(p *Pass) {
+		for _, o := range p.Schema.Options {
+			for _, key := range []string{"title", "description"} {
+				if v := o.Node.Get(key); v != nil && v.Kind != doc.String {
+					p.At(v, "%s of option %q is a %s; write a string", key, o.Path, v.Kind)
+				}
+			}
+		}
+	},
+}
+
+// RuleRender reports unknown widgets.
+var RuleRender = &Rule{
+	Name: "render", Severity: Error,
+	Doc: "render is one of slider, textArea, password, list (the platform refuses to open the form otherwise)",
+	Run: func(p *Pass) {
+		for _, o := range p.Schema.Options {
+			r := o.SliderNodes.Render
+			if r != nil && (r.Kind != doc.String || !slices.Contains(schema.Renders, r.Text)) {
+				p.At(r, "render %s of option %q is not one of %s%s", showNode(r), o.Path, strings.Join(schema.Renders, ", "), didYouMean(r, schema.Renders))
+			}
+		}
+	},
+}
+
+// RuleDefaultValid reports defaults their own subschema rejects.
+var RuleDefaultValid = &Rule{
+	Name: "default-valid", Severity: Error,
+	Doc: "each default is valid against its own subschema (an invalid default is silently skipped by the platform)",
+	Run: func(p *Pass) {
+		h := p.Helm()
+		if h.err != nil {
+			return
+		}
+		for _, o := range p.Schema.Options {
+			if o.Default == nil {
+				continue
+			}
+			sub, err := h.Subschema(o.Node.Pointer())
+			if err != nil {
+				continue
+			}
+			if err := sub.Validate(o.Default.Value()); err != nil {
+				for _, v := range Violations(err) {
+					n, _ := o.Default.LookupTokens(v.Instance)
+					p.At(n, "default of option %q is invalid: %s", o.Path, v.Message)
+				}
+			}
+		}
+	},
+}
+
+// RuleValuesValid reports values files Helm would refuse at install time.
+var RuleValuesValid = &Rule{
+	Name: "values-valid", Severity: Error,
+	Doc: "values.yaml and every ci/*-values.yaml pass the schema as helm install judges them",
+	Run: func(p *Pass) {
+		h := p.Helm()
+		if h.err != nil || p.Chart.ValuesFile == "" {
+			return
+		}
+		base, err := readValues(p.Chart.ValuesFile)
+		if err != nil {
+			p.Reportf(p.Chart.ValuesFile, yamlErrPos(err), "", "values.yaml is not valid YAML: %v", err)
+			return
+		}
+		p.checkValues(h, base.AsMap(), p.Chart.ValuesFile, p.Values, nil)
+		for _, ci := range p.Chart.CIValues {
+			over, err := readValues(ci)
+			if err != nil {
+				p.Reportf(ci, yamlErrPos(err), "", "not valid YAML: %v", err)
+				continue
+			}
+			data, _ := readFile(ci)
+			ciDoc, _ := doc.ParseYAML(data)
+			merged := util.CoalesceTables(copyValues(over.AsMap()), copyValues(base.AsMap()))
+			p.checkValues(h, merged, ci, ciDoc, p.Values)
+		}
+	},
+}
+
+func readValues(path string) (common.Values, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return common.ReadValues(data)
+}
+
+// copyValues deep-copies a values map: Helm's coalescing mutates its input.
+func copyValues(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if sub, ok := v.(map[string]any); ok {
+			v = copyValues(sub)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func yamlErrPos(err error) doc.Pos {
+	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
+		var line int
+		fmt.Sscan(m[1], &line)
+		return doc.Pos{Line: line, Col: 1}
+	}
+	return doc.Pos{Line: 1, Col: 1}
+}
+
+// checkValues validates values and reports each violation in file when the
+// offending path is written there, else in the chart's values.yaml.
+func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fileDoc, fallback *doc.Node) {
+	err := h.root.Validate(values)
+	if err == nil {
+		return
+	}
+	for _, v := range Violations(err) {
+		ptr := "/" + strings.Join(escapeAll(v.Instance), "/")
+		if len(v.Instance) == 0 {
+			ptr = ""
+		}
+		where, n := file, (*doc.Node)(nil)
+		if fileDoc != nil {
+			var full bool
+			n, full = fileDoc.LookupTokens(v.Instance)
+			if !full && fallback != nil {
+				if m, ok := fallback.LookupTokens(v.Instance); ok {
+					where, n = p.Chart.ValuesFile, m
+				}
+			}
+		}
+		pos := doc.Pos{Line: 1, Col: 1}
+		if n != nil {
+			pos = n.Pos
+			if n.KeyPos.IsValid() {
+				pos = n.KeyPos
+			}
+		}
+		label := ptr
+		if label == "" {
+			label = "(root)"
+		}
+		p.Reportf(where, pos, ptr, "%s: %s (helm install would refuse these values)", label, v.Message)
+	}
+}
+
+func escapeAll(toks []string) []string {
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = doc.EscapePointer(t)
+	}
+	return out
+}
+
+// RuleDuplicateKey reports keys written twice in one object.
+var RuleDuplicateKey = &Rule{
+	Name: "duplicate-key", Severity: Warning,
+	Doc: "no key appears twice in one object (JSON parsers silently keep the last one)",
+	Run: func(p *Pass) {
+		var walk func(n *doc.Node)
+		walk = func(n *doc.Node) {
+			switch n.Kind {
+			case doc.Object:
+				last := map[string]*doc.Node{}
+				for _, m := range n.Members {
+					last[m.Key] = m
+				}
+				for _, m := range n.Members {
+					if l := last[m.Key]; l != m {
+						p.AtKey(m, "key %q appears again at line %d; this one is ignored", m.Key, l.KeyPos.Line)
+					}
+					walk(m)
+				}
+			case doc.Array:
+				for _, c := range n.Items {
+					walk(c)
+				}
+			}
+		}
+		walk(p.Schema.Root)
+	},
+}
+
+func showNode(n *doc.Node) string {
+	switch n.Kind {
+	case doc.String:
+		return fmt.Sprintf("%q", n.Text)
+	case doc.Number, doc.Bool:
+		return n.Text
+	}
+	return "a " + n.Kind.String()
+}

@@ -1,0 +1,19 @@
+package suggest
+
+import "testing"
+
+func TestClosest(t *testing.T) {
+	cands := []string{"overwriteDefaultWith", "useRegionSliderConfig", "hidden", "readonly"}
+	for _, tc := range []struct{ in, want string }{
+		{"overwriteDefaultwith", "overwriteDefaultWith"},
+		{"overideDefaultWith", "overwriteDefaultWith"},
+		{"useRegionSliderconfig", "useRegionSliderConfig"},
+		{"hiden", "hidden"},
+		{"completelyDifferent", ""},
+		{"x", ""},
+	} {
+		if got := Closest(tc.in, cands); got != tc.want {
+			t.Errorf("Closest(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
