@@ -230,4 +230,3 @@ func Lookup(name string) *Rule {
 	}
 	return nil
 }
-

@@ -137,4 +137,3 @@ var RuleRegionFile = &Rule{
 		}
 	},
 }
-
