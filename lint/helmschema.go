@@ -1,11 +1,12 @@
 package lint
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
@@ -14,15 +15,13 @@ import (
 	"github.com/catalogist/catalogist/doc"
 )
 
-// schemaURL is the location Helm registers a chart's schema under.
-const schemaURL = "file:///values.schema.json"
-
 var printer = message.NewPrinter(language.English)
 
 // helmSchema is a chart schema compiled exactly as Helm compiles it before
 // `helm install` validates values, so that our verdicts match Helm's.
 type helmSchema struct {
 	compiler *jsonschema.Compiler
+	url      string
 	root     *jsonschema.Schema
 	err      error
 }
@@ -40,38 +39,71 @@ type permissiveURN struct{}
 
 func (permissiveURN) Load(string) (any, error) { return true, nil }
 
-func compileHelm(data []byte) *helmSchema {
-	h := &helmSchema{}
-	defer func() {
-		// Helm guards the validator against panics the same way.
-		if r := recover(); r != nil {
-			h.err = fmt.Errorf("the validator failed on this schema: %v", r)
-		}
-	}()
-	sch, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		h.err = err
-		return h
-	}
-	h.compiler = jsonschema.NewCompiler()
-	h.compiler.UseLoader(jsonschema.SchemeURLLoader{
+// newCompiler returns a compiler configured as Helm configures its own,
+// except that remote references are not fetched.
+func newCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.UseLoader(jsonschema.SchemeURLLoader{
 		"file":  jsonschema.FileLoader{},
 		"http":  offlineLoader{},
 		"https": offlineLoader{},
 		"urn":   permissiveURN{},
 	})
-	if err := h.compiler.AddResource(schemaURL, sch); err != nil {
+	return c
+}
+
+// compilers hands each lint worker its own compiler: a compiler is not safe
+// for concurrent use, and reusing one across charts compiles the draft
+// metaschemas once instead of once per chart.
+type compilers struct {
+	mu   sync.Mutex
+	free []*jsonschema.Compiler
+	seq  atomic.Int64
+}
+
+func (cs *compilers) get() *jsonschema.Compiler {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if n := len(cs.free); n > 0 {
+		c := cs.free[n-1]
+		cs.free = cs.free[:n-1]
+		return c
+	}
+	return newCompiler()
+}
+
+func (cs *compilers) put(c *jsonschema.Compiler) {
+	cs.mu.Lock()
+	cs.free = append(cs.free, c)
+	cs.mu.Unlock()
+}
+
+// compile compiles one chart's schema (already decoded into plain values)
+// under a URL of its own in a shared compiler.
+func (cs *compilers) compile(doc any) (h *helmSchema) {
+	c := cs.get()
+	h = &helmSchema{compiler: c, url: fmt.Sprintf("file:///chart-%d/values.schema.json", cs.seq.Add(1))}
+	defer func() {
+		// Helm guards the validator against panics the same way; a compiler
+		// that panicked is not reused.
+		if r := recover(); r != nil {
+			h.err = fmt.Errorf("the validator failed on this schema: %v", r)
+			return
+		}
+		cs.put(c)
+	}()
+	if err := c.AddResource(h.url, doc); err != nil {
 		h.err = err
 		return h
 	}
-	h.root, h.err = h.compiler.Compile(schemaURL)
+	h.root, h.err = c.Compile(h.url)
 	return h
 }
 
 // Helm returns the pass's schema compiled as Helm compiles it; rules share
 // one compilation per chart.
 func (p *Pass) Helm() *helmSchema {
-	p.state.once.Do(func() { p.state.helm = compileHelm(p.SchemaData) })
+	p.state.once.Do(func() { p.state.helm = p.state.compilers.compile(p.Schema.Root.Value()) })
 	return p.state.helm
 }
 
@@ -82,7 +114,7 @@ func (h *helmSchema) Subschema(pointer string) (sch *jsonschema.Schema, err erro
 			err = fmt.Errorf("the validator failed on this schema: %v", r)
 		}
 	}()
-	return h.compiler.Compile(schemaURL + "#" + pointer)
+	return h.compiler.Compile(h.url + "#" + pointer)
 }
 
 // Violation is one leaf of a validation error.
@@ -114,6 +146,8 @@ func Violations(err error) []Violation {
 	return out
 }
 
+var chartURL = regexp.MustCompile(`file:///chart-\d+/values\.schema\.json`)
+
 var pointerInError = regexp.MustCompile(`#(/[^'"\s]*)`)
 
 // schemaErrorPositions turns a compile error into findings at positions of
@@ -129,6 +163,7 @@ func schemaErrorPositions(err error, root *doc.Node) []positioned {
 		return out
 	}
 	msg := strings.TrimPrefix(err.Error(), "jsonschema: ")
+	msg = chartURL.ReplaceAllString(msg, "values.schema.json")
 	n := root
 	if m := pointerInError.FindStringSubmatch(msg); m != nil {
 		n, _ = root.Lookup(m[1])

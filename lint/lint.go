@@ -6,7 +6,9 @@
 package lint
 
 import (
+	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -131,8 +133,9 @@ type Pass struct {
 
 // passState is shared by the copies of a pass that each rule receives.
 type passState struct {
-	once sync.Once
-	helm *helmSchema
+	once      sync.Once
+	helm      *helmSchema
+	compilers *compilers
 }
 
 // Reportf reports a finding at a position of a file.
@@ -176,13 +179,14 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 	res := &Result{}
 	var mu sync.Mutex
 	var passes []*Pass
+	cs := &compilers{}
 	for _, cat := range cats {
 		for _, ch := range cat.Charts {
 			p, err := newPass(ch, cat, opt, model)
 			if err != nil {
 				return nil, err
 			}
-			p.findings, p.mu = &res.Findings, &mu
+			p.findings, p.mu, p.state.compilers = &res.Findings, &mu, cs
 			passes = append(passes, p)
 			res.Charts++
 		}
@@ -247,7 +251,11 @@ func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, model *launch
 		if err != nil {
 			return nil, err
 		}
-		p.Values, _ = doc.ParseYAML(data)
+		p.Values, err = doc.ParseYAML(data)
+		var de *doc.Error
+		if errors.As(err, &de) && de.Limit {
+			return nil, fmt.Errorf("%s:%d:%d: %s", ch.ValuesFile, de.Pos.Line, de.Pos.Col, de.Msg)
+		}
 	}
 	if ch.SchemaFile == "" {
 		return p, nil
@@ -259,6 +267,11 @@ func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, model *launch
 	p.SchemaData = data
 	root, err := doc.ParseJSON(data)
 	if err != nil {
+		// A file beyond the limits is refused outright rather than linted.
+		var de *doc.Error
+		if errors.As(err, &de) && de.Limit {
+			return nil, fmt.Errorf("%s:%d:%d: %s", ch.SchemaFile, de.Pos.Line, de.Pos.Col, de.Msg)
+		}
 		p.SchemaErr = err
 		return p, nil
 	}
@@ -284,6 +297,9 @@ func readFile(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, fmt.Errorf("%s is a binary file, not text: is it the right file?", path)
 	}
 	return data, nil
 }

@@ -64,7 +64,11 @@ var RuleHiddenPath = &Rule{
 					hint = fmt.Sprintf(" (did you mean %q?)", s)
 				}
 			}
-			p.At(h.PathNode, "hidden.path %q of option %q points at no option (%q); the condition never hides anything%s", h.Path, o.Path, target, hint)
+			resolved := ""
+			if target != strings.Trim(h.Path, "/") {
+				resolved = fmt.Sprintf(" (resolved to %q)", target)
+			}
+			p.At(h.PathNode, "hidden.path %q of option %q points at no option%s; the condition never hides anything%s", h.Path, o.Path, resolved, hint)
 		}
 	},
 }

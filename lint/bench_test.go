@@ -1,0 +1,70 @@
+package lint_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/internal/gencatalog"
+	"github.com/catalogist/catalogist/lint"
+	"github.com/catalogist/catalogist/region"
+)
+
+func benchLint(b *testing.B, dirs []string, reg *region.Region) {
+	b.Helper()
+	var cats []*catalog.Catalog
+	for _, d := range dirs {
+		c, err := catalog.Discover(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cats = append(cats, c)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		// Discovery is part of a user's run: rediscover each time.
+		cats = cats[:0]
+		for _, d := range dirs {
+			c, err := catalog.Discover(d)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cats = append(cats, c)
+		}
+		res, err := lint.Run(cats, lint.Options{Region: reg})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if e, _ := res.Count(); e > 0 {
+			b.Fatalf("%d errors in a clean catalog", e)
+		}
+	}
+}
+
+// BenchmarkLintGenerated100 lints a generated catalog of 100 charts with
+// realistic schemas of about 60 KB each.
+func BenchmarkLintGenerated100(b *testing.B) {
+	dir := b.TempDir()
+	if err := gencatalog.Write(dir, 100); err != nil {
+		b.Fatal(err)
+	}
+	benchLint(b, []string{dir}, nil)
+}
+
+// BenchmarkLintExamples lints the bundled examples with their region (the
+// README's main job; target: under 100 ms).
+func BenchmarkLintExamples(b *testing.B) {
+	reg, err := region.Load("../examples/region.yaml", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dirs, _ := filepath.Glob("../examples/*/charts")
+	var cats []string
+	for _, d := range dirs {
+		if _, err := catalog.Discover(d); err == nil {
+			cats = append(cats, filepath.Dir(d))
+		}
+	}
+	benchLint(b, cats, reg)
+}
