@@ -222,41 +222,37 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Col, e.Msg) }
 
-// lineIndex converts byte offsets to line and column.
+// lineIndex converts byte offsets to line and column. Parsers ask for
+// offsets in increasing order, so it keeps a cursor and scans forward; a
+// request behind the cursor restarts from the beginning of the document.
 type lineIndex struct {
-	data   []byte
-	starts []int
+	data []byte
+	off  int // cursor: byte offset
+	line int // line of the cursor, 1-based
+	col  int // column of the cursor, 1-based, in characters
 }
 
 func newLineIndex(data []byte) *lineIndex {
-	starts := make([]int, 1, len(data)/32+1)
-	for i, c := range data {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return &lineIndex{data: data, starts: starts}
+	return &lineIndex{data: data, line: 1, col: 1}
 }
 
 func (li *lineIndex) pos(off int) Pos {
 	if off > len(li.data) {
 		off = len(li.data)
 	}
-	lo, hi := 0, len(li.starts)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if li.starts[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
+	if off < li.off {
+		li.off, li.line, li.col = 0, 1, 1
+	}
+	for i := li.off; i < off; i++ {
+		switch c := li.data[i]; {
+		case c == '\n':
+			li.line++
+			li.col = 1
+		case c&0xC0 != 0x80:
+			// Count only the first byte of each UTF-8 sequence.
+			li.col++
 		}
 	}
-	col := 1
-	for i := li.starts[lo]; i < off; i++ {
-		// Count only the first byte of each UTF-8 sequence.
-		if li.data[i]&0xC0 != 0x80 {
-			col++
-		}
-	}
-	return Pos{Line: lo + 1, Col: col}
+	li.off = off
+	return Pos{Line: li.line, Col: li.col}
 }

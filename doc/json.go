@@ -27,8 +27,8 @@ func ParseJSON(data []byte) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	off := p.skipSpace(int(p.dec.InputOffset()))
 	if _, err := p.dec.ReadToken(); !errors.Is(err, io.EOF) {
-		off := p.skipSpace(int(p.dec.InputOffset()))
 		return nil, &Error{Pos: p.lines.pos(off), Msg: "unexpected data after the top-level value"}
 	}
 	return root, nil

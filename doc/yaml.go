@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 
@@ -12,7 +13,10 @@ import (
 
 // maxAliasExpansions bounds alias expansion so that a "billion laughs"
 // document fails instead of exhausting memory.
-const maxAliasExpansions = 10000
+const (
+	maxAliasExpansions = 10000
+	maxAliasNodes      = 100000
+)
 
 // ParseYAML parses the first document of a YAML stream and keeps the position
 // of every key and value. An empty document yields a null node.
@@ -34,6 +38,8 @@ func ParseYAML(data []byte) (*Node, error) {
 	return c.convert(&root, nil, 0)
 }
 
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+
 var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 func yamlError(err error) error {
@@ -54,11 +60,20 @@ func yamlError(err error) error {
 
 type yamlConverter struct {
 	aliases int
+	// expanding counts the aliases being expanded; expanded counts the nodes
+	// they produced, which a wide "billion laughs" document multiplies.
+	expanding, expanded int
 }
 
 func (c *yamlConverter) convert(y *yaml.Node, parent *Node, depth int) (*Node, error) {
 	pos := Pos{y.Line, y.Column}
-	if depth > MaxDepth {
+	if c.expanding > 0 {
+		c.expanded++
+		if c.expanded > maxAliasNodes {
+			return nil, &Error{Pos: pos, Msg: fmt.Sprintf("aliases expand to more than %d values", maxAliasNodes), Limit: true}
+		}
+	}
+	if (y.Kind == yaml.SequenceNode || y.Kind == yaml.MappingNode) && depth >= MaxDepth {
 		return nil, &Error{Pos: pos, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth), Limit: true}
 	}
 	switch y.Kind {
@@ -72,7 +87,9 @@ func (c *yamlConverter) convert(y *yaml.Node, parent *Node, depth int) (*Node, e
 		if c.aliases > maxAliasExpansions {
 			return nil, &Error{Pos: pos, Msg: fmt.Sprintf("more than %d alias expansions", maxAliasExpansions), Limit: true}
 		}
-		n, err := c.convert(y.Alias, parent, depth+1)
+		c.expanding++
+		n, err := c.convert(y.Alias, parent, depth)
+		c.expanding--
 		if err != nil {
 			return nil, err
 		}
@@ -121,14 +138,27 @@ func (c *yamlConverter) convert(y *yaml.Node, parent *Node, depth int) (*Node, e
 			}
 			n.Kind, n.Text = Bool, strconv.FormatBool(b)
 		case "!!int", "!!float":
+			// Text holds a JSON number literal whatever the YAML spelling
+			// (0x1F, 0o17, +1, 1_000, .5).
+			n.Kind = Number
+			if jsonNumber.MatchString(y.Value) {
+				break
+			}
+			var i int64
+			if y.ShortTag() == "!!int" && y.Decode(&i) == nil {
+				n.Text = strconv.FormatInt(i, 10)
+				break
+			}
 			var f float64
 			if err := y.Decode(&f); err != nil {
 				return nil, &Error{Pos: pos, Msg: err.Error()}
 			}
-			n.Kind = Number
-			if y.ShortTag() == "!!float" || !isDecimal(y.Value) {
-				n.Text = strconv.FormatFloat(f, 'g', -1, 64)
+			if math.IsInf(f, 0) || math.IsNaN(f) {
+				// JSON has no such numbers; keep the text as a string.
+				n.Kind = String
+				break
 			}
+			n.Text = strconv.FormatFloat(f, 'g', -1, 64)
 		default:
 			n.Kind = String
 		}
@@ -159,19 +189,4 @@ func (c *yamlConverter) merge(n *Node, v *yaml.Node, depth int) error {
 		}
 	}
 	return nil
-}
-
-func isDecimal(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if (r == '-' || r == '+') && i == 0 {
-			continue
-		}
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }

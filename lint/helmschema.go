@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
@@ -134,6 +136,26 @@ func Violations(err error) []Violation {
 	var out []Violation
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
+		switch k := e.ErrorKind.(type) {
+		case *kind.AnyOf, *kind.OneOf:
+			// The causes are alternatives: one finding lists them, instead of
+			// one finding per branch that each look like the whole story.
+			if ok, _ := k.(*kind.OneOf); ok != nil && len(ok.Subschemas) > 1 {
+				break
+			}
+			var alts []string
+			for _, c := range e.Causes {
+				for _, v := range Violations(c) {
+					if !slices.Contains(alts, v.Message) {
+						alts = append(alts, v.Message)
+					}
+				}
+			}
+			if len(alts) > 0 {
+				out = append(out, Violation{Instance: e.InstanceLocation, Message: strings.Join(alts, "; or ")})
+				return
+			}
+		}
 		if len(e.Causes) == 0 {
 			out = append(out, Violation{Instance: e.InstanceLocation, Message: e.ErrorKind.LocalizedString(printer)})
 			return

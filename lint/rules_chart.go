@@ -98,9 +98,9 @@ var RuleChartMetadata = &Rule{
 			}
 		}
 		if n, ok := str("description"); !ok && root.Get("description") == nil {
-			at(root, "Chart.yaml has no description; the catalog shows it on the chart's card")
+			at(root, "Chart.yaml has no description; catalogs and helm search show it")
 		} else if ok && strings.TrimSpace(n.Text) == "" {
-			at(n, "description is empty; the catalog shows it on the chart's card")
+			at(n, "description is empty; catalogs and helm search show it")
 		}
 		if t := root.Get("type"); t != nil && t.Text != "application" && t.Text != "library" {
 			at(t, "type %q must be application or library", t.Text)

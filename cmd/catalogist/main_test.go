@@ -172,7 +172,8 @@ func TestFormats(t *testing.T) {
 				args = []string{"lint", "--format", "github", badFixture}
 			}
 			r := catalogist(t, env, args...)
-			if !strings.HasPrefix(r.stdout, "::error file=") || !strings.Contains(r.stdout, ",line=") {
+			first := strings.SplitN(r.stdout, "\n", 2)[0]
+			if !strings.HasPrefix(first, "::error ") || !strings.Contains(first, "file=") || !strings.Contains(first, "line=") || !strings.Contains(first, "::option ") {
 				t.Errorf("not workflow commands (env %v):\n%s", env, r.stdout)
 			}
 		}

@@ -1,0 +1,72 @@
+# Build, test and benchmark catalogist. `make check` is what CI runs.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+
+GO       ?= go
+FUZZTIME ?= 10s
+
+# Helm 4 CLI used by tests and benchmarks, installed by `make tools`. Override
+# with HELM4=/path/to/helm (or CATALOGIST_HELM4) to use another binary.
+HELM4 ?= $(or $(CATALOGIST_HELM4),$(shell bash scripts/install-tools.sh --print helm4))
+HELM4 := $(HELM4)
+export HELM4
+export CATALOGIST_HELM4 := $(HELM4)
+
+# Steps of `make check`, in order.
+CHECK_STEPS := tools fmt-check vet build test lint-examples fuzz
+
+.PHONY: build test vet fmt-check lint-examples fuzz tools check bench bench-lint clean
+
+build:
+	$(GO) build -o bin/catalogist ./cmd/catalogist
+
+# Tests call the Helm 4 CLI, so they install it first (a no-op when present).
+test: tools
+	$(GO) test -race ./...
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@files=$$(gofmt -l .); \
+	if [ -n "$$files" ]; then \
+		echo "gofmt needed on:"; echo "$$files" | sed 's/^/  /'; \
+		exit 1; \
+	fi
+
+# The main job on the bundled examples.
+lint-examples:
+	$(GO) run ./cmd/catalogist lint --region examples/region.yaml examples/*
+
+# Every fuzz target of the module, FUZZTIME each. Targets are discovered with
+# `go test -list`, which prints a package's matching names and then its "ok"
+# line, so new targets are picked up without editing this file.
+fuzz:
+	@targets=$$($(GO) test -list '^Fuzz' ./... | awk '/^Fuzz/ { names[++n] = $$1; next } /^ok/ { for (i = 1; i <= n; i++) print $$2, names[i]; n = 0 }'); \
+	if [ -z "$$targets" ]; then echo "no fuzz targets"; exit 0; fi; \
+	while read -r pkg name; do \
+		echo "--- fuzz $$pkg $$name ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime=$(FUZZTIME) "$$pkg"; \
+	done <<< "$$targets"
+
+tools:
+	bash scripts/install-tools.sh
+
+check:
+	@for step in $(CHECK_STEPS); do \
+		printf '\n==================== make %s ====================\n' "$$step"; \
+		$(MAKE) --no-print-directory "$$step" || { printf '\nmake check: step "%s" failed\n' "$$step"; exit 1; }; \
+	done; \
+	printf '\nmake check: all steps passed (%s)\n' "$(CHECK_STEPS)"
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# catalogist lint against a `helm lint` loop on a generated 100-chart catalog.
+bench-lint:
+	bash scripts/bench-lint.sh
+
+clean:
+	rm -rf bin

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Times `catalogist lint` against the peer, a `helm lint` loop with the Helm 4
+# CLI, on a generated catalog of BENCH_CHARTS charts (default 100).
+#
+#   scripts/bench-lint.sh                 # or: make bench-lint
+#   BENCH_CHARTS=300 BENCH_RUNS=9 scripts/bench-lint.sh
+#
+# catalogist runs BENCH_RUNS times (default 5) and the median is reported; the
+# helm loop runs HELM_RUNS times (default 2) and the fastest run is reported.
+# Timing uses bash's EPOCHREALTIME, so nothing beyond bash and coreutils is needed.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+charts=${BENCH_CHARTS:-100}
+runs=${BENCH_RUNS:-5}
+helm_runs=${HELM_RUNS:-2}
+
+log() { printf 'bench-lint: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# now_us prints the wall clock in microseconds. EPOCHREALTIME uses the
+# locale's decimal separator, hence the [.,].
+now_us() { local t=$EPOCHREALTIME; printf '%s\n' "${t/[.,]/}"; }
+
+# ms US prints microseconds as milliseconds with one decimal.
+ms() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
+
+[ -n "${EPOCHREALTIME:-}" ] || die "bash 5 or later is required (EPOCHREALTIME)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench-lint.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+log "building bin/catalogist"
+go build -o bin/catalogist ./cmd/catalogist
+
+# The Helm 4 CLI: $HELM4 when it points at a binary (make exports it), else
+# the pinned one, installed on first use.
+helm=${HELM4:-}
+if [ -z "$helm" ] || [ ! -x "$helm" ]; then
+	helm=$(bash scripts/install-tools.sh helm4 | tail -n 1)
+fi
+[ -x "$helm" ] || die "no Helm 4 binary at '$helm'"
+log "peer: $helm ($("$helm" version --short))"
+
+catalog=$work/catalog
+log "generating a $charts-chart catalog"
+go run ./scripts/gencatalog -n "$charts" -out "$catalog"
+chart_dirs=("$catalog"/charts/*)
+[ ${#chart_dirs[@]} -eq "$charts" ] || die "generated ${#chart_dirs[@]} charts, want $charts"
+schema_bytes=$(cat "$catalog"/charts/*/values.schema.json | wc -c)
+
+# (a) catalogist: exit 0 = clean, 1 = findings reported (still a full run),
+# anything else (2 = usage error) aborts the benchmark.
+findings=false
+cat_times=()
+for ((i = 1; i <= runs; i++)); do
+	start=$(now_us)
+	rc=0
+	bin/catalogist lint --format json "$catalog" >"$work/catalogist.json" 2>"$work/catalogist.err" || rc=$?
+	end=$(now_us)
+	case $rc in
+	0) ;;
+	1) findings=true ;;
+	*)
+		cat "$work/catalogist.err" >&2
+		die "catalogist lint exited with status $rc"
+		;;
+	esac
+	cat_times+=($((end - start)))
+	log "catalogist run $i/$runs: $(ms $((end - start))) ms"
+done
+mapfile -t sorted < <(printf '%s\n' "${cat_times[@]}" | sort -n)
+cat_us=${sorted[$((runs / 2))]}
+if $findings; then
+	log "warning: catalogist reported findings on the generated catalog (exit status 1); see its JSON output:"
+	head -c 2000 "$work/catalogist.json" >&2
+	printf '\n' >&2
+fi
+
+# (b) the peer: one `helm lint` per chart, as a catalog's CI would run it.
+helm_failed=0
+helm_us=
+for ((i = 1; i <= helm_runs; i++)); do
+	failed=0
+	start=$(now_us)
+	for c in "$catalog"/charts/*; do
+		"$helm" lint "$c" >/dev/null 2>&1 || failed=$((failed + 1))
+	done
+	end=$(now_us)
+	t=$((end - start))
+	log "helm lint loop run $i/$helm_runs: $(ms $t) ms ($failed charts failed)"
+	helm_failed=$failed
+	if [ -z "$helm_us" ] || [ "$t" -lt "$helm_us" ]; then helm_us=$t; fi
+done
+[ "$helm_failed" -eq 0 ] || log "warning: helm lint failed on $helm_failed generated charts"
+
+ratio=$((helm_us * 100 / (cat_us > 0 ? cat_us : 1)))
+printf '\nLint of a generated catalog: %d charts, %d KB of values.schema.json\n\n' "$charts" $((schema_bytes / 1024))
+printf '%-44s %12s %14s\n' "tool" "wall (ms)" "per chart (ms)"
+printf '%-44s %12s %14s\n' "catalogist lint --format json (median of $runs)" "$(ms "$cat_us")" "$(ms $((cat_us / charts)))"
+printf '%-44s %12s %14s\n' "helm lint, one per chart (best of $helm_runs)" "$(ms "$helm_us")" "$(ms $((helm_us / charts)))"
+printf '\nratio helm / catalogist: %d.%02dx\n' $((ratio / 100)) $((ratio % 100))

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Installs the external tools the build and the tests need, into a per-user cache.
+#
+#   scripts/install-tools.sh            install every tool listed in ALL_TOOLS
+#   scripts/install-tools.sh helm4 ...  install only the named tools
+#   scripts/install-tools.sh --print helm4
+#                                       print the path a tool is (or would be) installed at
+#
+# Every installer is idempotent: when the pinned version is already present it
+# returns immediately. On success it prints the installed path on stdout (one
+# line per tool); progress messages go to stderr.
+#
+# Cache root: $CATALOGIST_TOOLS, default ~/.cache/catalogist-tools. Each pinned
+# version gets its own directory (<cache>/<tool>-<version>/), so bumping a pin
+# never reuses a stale binary and old versions can be deleted by hand.
+#
+# To add a tool: write install_<name> (and path_<name>) below and add <name>
+# to ALL_TOOLS.
+set -euo pipefail
+
+TOOLS_DIR="${CATALOGIST_TOOLS:-$HOME/.cache/catalogist-tools}"
+
+# Tools installed when no argument is given.
+ALL_TOOLS=(helm4)
+
+# Pinned versions.
+HELM4_VERSION="v4.3.1"
+
+log() { printf 'install-tools: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+need() {
+	command -v "$1" >/dev/null 2>&1 || die "'$1' is required but not on PATH"
+}
+
+# go_install_helm MODULE VERSION DEST_DIR
+# Builds the Helm CLI of MODULE (helm.sh/helm/v3 or /v4) at VERSION into
+# DEST_DIR/helm, stamping the version the way Helm's own release build does so
+# that `helm version --short` reports it.
+go_install_helm() {
+	local module=$1 version=$2 dest=$3
+	need go
+	mkdir -p "$dest"
+	# Build into a scratch directory, then move: an interrupted run never
+	# leaves a half-written binary at the final path.
+	local tmp
+	tmp=$(mktemp -d "$dest/.build.XXXXXX")
+	log "building helm $version from $module (go install; the first build takes a few minutes)"
+	# GOFLAGS from the caller (e.g. -mod=vendor) must not leak into a build
+	# outside the module; CGO off gives a static binary like the release one.
+	if ! GOFLAGS= CGO_ENABLED=0 GOBIN="$tmp" go install -trimpath \
+		-ldflags "-s -w -X $module/internal/version.version=$version -X $module/internal/version.gitTreeState=clean" \
+		"$module/cmd/helm@$version"; then
+		rm -rf "$tmp"
+		die "go install $module/cmd/helm@$version failed"
+	fi
+	mv -f "$tmp/helm" "$dest/helm"
+	rm -rf "$tmp"
+}
+
+# helm_has_version BINARY VERSION: true when BINARY runs and reports VERSION.
+helm_has_version() {
+	local bin=$1 want=$2 got
+	[ -x "$bin" ] || return 1
+	got=$("$bin" version --short 2>/dev/null) || return 1
+	# --short prints e.g. "v4.3.1" or "v4.3.1+gabcdef0".
+	[ "${got%%+*}" = "$want" ]
+}
+
+### helm4: the Helm 4 CLI ###################################################
+
+path_helm4() { printf '%s/helm-%s/helm\n' "$TOOLS_DIR" "$HELM4_VERSION"; }
+
+install_helm4() {
+	local bin
+	bin=$(path_helm4)
+	if ! helm_has_version "$bin" "$HELM4_VERSION"; then
+		go_install_helm helm.sh/helm/v4 "$HELM4_VERSION" "$(dirname "$bin")"
+		helm_has_version "$bin" "$HELM4_VERSION" ||
+			die "$bin does not report version $HELM4_VERSION"
+	fi
+	printf '%s\n' "$bin"
+}
+
+############################################################################
+
+# known_tools lists every tool that has an installer.
+known_tools() {
+	declare -F | sed -n 's/^declare -f install_//p' | tr '\n' ' '
+}
+
+main() {
+	local print_only=false
+	if [ "${1:-}" = "--print" ]; then
+		print_only=true
+		shift
+	fi
+	local tools=("$@")
+	[ ${#tools[@]} -gt 0 ] || tools=("${ALL_TOOLS[@]}")
+	local t
+	for t in "${tools[@]}"; do
+		declare -F "install_$t" >/dev/null ||
+			die "unknown tool '$t' (known: $(known_tools))"
+	done
+	for t in "${tools[@]}"; do
+		if $print_only; then
+			"path_$t"
+		else
+			"install_$t"
+		fi
+	done
+}
+
+main "$@"
