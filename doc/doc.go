@@ -34,6 +34,17 @@ const (
 
 var kindNames = [...]string{"null", "boolean", "number", "string", "array", "object"}
 
+// WithArticle returns the kind's name after "a" or "an".
+func (k Kind) WithArticle() string {
+	switch k {
+	case Array, Object:
+		return "an " + k.String()
+	case Null:
+		return "null"
+	}
+	return "a " + k.String()
+}
+
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]

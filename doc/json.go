@@ -70,7 +70,11 @@ func (p *jsonParser) wrap(err error, start int) error {
 			msg = "unexpected end of file: a value, bracket or brace is missing"
 		}
 		msg = strings.TrimPrefix(msg, "jsontext: ")
-		return &Error{Pos: p.lines.pos(int(se.ByteOffset)), Msg: msg}
+		off := int(se.ByteOffset)
+		if comma, ok := p.trailingComma(off); ok {
+			return &Error{Pos: p.lines.pos(comma), Msg: "trailing comma: JSON allows no comma before a closing } or ]"}
+		}
+		return &Error{Pos: p.lines.pos(off), Msg: msg}
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		if start >= len(p.data) && len(bytes.TrimSpace(p.data)) == 0 {
@@ -144,4 +148,33 @@ func (p *jsonParser) fromToken(tok jsontext.Token, pos Pos, parent *Node, depth 
 		return nil, &Error{Pos: pos, Msg: "unexpected " + tok.Kind().String()}
 	}
 	return n, nil
+}
+
+// trailingComma recognises the most common hand-editing mistake, a comma
+// before a closing bracket, around the offset of a syntax error, and
+// returns the comma's offset.
+func (p *jsonParser) trailingComma(off int) (int, bool) {
+	if off >= len(p.data) {
+		return 0, false
+	}
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+	switch p.data[off] {
+	case ',':
+		next := off + 1
+		for next < len(p.data) && isSpace(p.data[next]) {
+			next++
+		}
+		if next < len(p.data) && (p.data[next] == '}' || p.data[next] == ']') {
+			return off, true
+		}
+	case '}', ']':
+		prev := off - 1
+		for prev >= 0 && isSpace(p.data[prev]) {
+			prev--
+		}
+		if prev >= 0 && p.data[prev] == ',' {
+			return prev, true
+		}
+	}
+	return 0, false
 }

@@ -100,8 +100,10 @@ func TestParseJSONErrors(t *testing.T) {
 	}{
 		{"empty file", "", Pos{1, 1}, "empty"},
 		{"only blanks", "  \n\t\n", Pos{1, 1}, "empty"},
-		{"trailing comma in object", `{"a": 1,}`, Pos{1, 8}, ","},
-		{"trailing comma in array", `[1,]`, Pos{1, 3}, ","},
+		// A trailing comma is reported at the comma itself.
+		{"trailing comma in object", `{"a": 1,}`, Pos{1, 8}, "comma"},
+		{"trailing comma in array", `[1,]`, Pos{1, 3}, "comma"},
+		{"trailing comma before a newline", "[\n  1,\n]", Pos{2, 4}, "comma"},
 		{"missing comma on next line", "{\n  \"a\": 1\n  \"b\": 2\n}", Pos{3, 3}, "expecting ',' or '}'"},
 		{"missing colon", `{"a" 1}`, Pos{1, 6}, "expecting ':'"},
 		{"missing value", `{"a":}`, Pos{1, 6}, ""},

@@ -65,21 +65,20 @@ func TestParseYAMLScalars(t *testing.T) {
 	for _, tc := range []struct {
 		src  string // the value of key v
 		kind Kind
-		val  any // Value()
+		val  any // Value(), or the float64 value of a number
 	}{
-		{"1", Number, json.Number("1")},
-		{"-0", Number, json.Number("-0")},
-		{"2.50", Number, json.Number("2.5")},
-		{"1e3", Number, json.Number("1000")},
-		{"0x1F", Number, json.Number("31")},
-		{"0o17", Number, json.Number("15")},
-		{"1_000", Number, json.Number("1000")},
-		{"12345678901234567890123", Number, json.Number("1.2345678901234568e+22")},
+		{"1", Number, 1.0},
+		{"-0", Number, 0.0},
+		{"2.50", Number, 2.5},
+		{"1e3", Number, 1000.0},
+		{"0x1F", Number, 31.0},
+		{"0o17", Number, 15.0},
+		{"1_000", Number, 1000.0},
+		{"12345678901234567890123", Number, 1.2345678901234568e+22},
 		// A leading zero is octal to the YAML library (and to Helm's):
-		// the node must carry that number, as a valid JSON number.
-		{"012", Number, json.Number("10")},
-		// An explicit plus sign is not part of a JSON number.
-		{"+1", Number, json.Number("1")},
+		// the node must carry that number.
+		{"012", Number, 10.0},
+		{"+1", Number, 1.0},
 		{"true", Bool, true},
 		{"False", Bool, false},
 		{"yes", String, "yes"}, // YAML 1.2: not a boolean
@@ -98,13 +97,33 @@ func TestParseYAMLScalars(t *testing.T) {
 			continue
 		}
 		n := root.Get("v")
-		if n.Kind != tc.kind || !reflect.DeepEqual(n.Value(), tc.val) {
-			t.Errorf("v: %s = %v %#v, want %v %#v", tc.src, n.Kind, n.Value(), tc.kind, tc.val)
+		if n.Kind != tc.kind {
+			t.Errorf("v: %s is a %v, want a %v", tc.src, n.Kind, tc.kind)
+			continue
 		}
-		if n.Kind == Number {
-			if _, err := json.Marshal(n.Value()); err != nil || !json.Valid([]byte(n.Text)) {
-				t.Errorf("v: %s: number text %q is not a JSON number (%v)", tc.src, n.Text, err)
+		if n.Kind != Number {
+			if !reflect.DeepEqual(n.Value(), tc.val) {
+				t.Errorf("v: %s = %#v, want %#v", tc.src, n.Value(), tc.val)
 			}
+			continue
+		}
+		// Numbers: the value, and a text that is a JSON number literal.
+		if f, ok := n.Float(); !ok || f != tc.val {
+			t.Errorf("v: %s = %q (%v), want %v", tc.src, n.Text, f, tc.val)
+		}
+		if _, isNum := n.Value().(json.Number); !isNum || !json.Valid([]byte(n.Text)) {
+			t.Errorf("v: %s: Value() = %#v, want a json.Number holding a JSON number literal", tc.src, n.Value())
+		}
+	}
+	// Whatever YAML spells, Value() gives plain JSON values.
+	for _, src := range []string{".inf", "-.Inf", ".nan", "0b101", "-0x10", "1.", ".5", "1e400", "2001-12-14"} {
+		root, err := ParseYAML([]byte("v: " + src + "\n"))
+		if err != nil {
+			t.Errorf("v: %s: %v", src, err)
+			continue
+		}
+		if _, err := json.Marshal(root.Value()); err != nil {
+			t.Errorf("v: %s: Value() = %#v cannot be written as JSON: %v", src, root.Value(), err)
 		}
 	}
 }

@@ -111,7 +111,8 @@ func (m *Model) add(p string) {
 			cur = cur.list
 		}
 	}
-	m.paths = append(m.paths, strings.ReplaceAll(display, "[]", "[0]"))
+	// Suggestions name a list itself, or its first element's fields.
+	m.paths = append(m.paths, strings.TrimSuffix(strings.ReplaceAll(display, "[].", "[0]."), "[]"))
 }
 
 // AddDocument registers every path of a YAML or JSON document: nested keys

@@ -3,6 +3,7 @@ package launchcontext
 import (
 	"encoding/json"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -162,6 +163,8 @@ func scalarString(v any) (string, bool) {
 	return "", false
 }
 
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
 // Ref is one context path named by an expression.
 type Ref struct {
 	// Path is the path as written, without braces.
@@ -187,8 +190,13 @@ func Refs(expr any) []Ref {
 				walk(item, where+"/"+strconv.Itoa(i), false)
 			}
 		case map[string]any:
-			for k, item := range x {
-				walk(item, where+"/"+k, false)
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(x[k], where+"/"+pointerEscaper.Replace(k), false)
 			}
 		case string:
 			if m := wholeRef.FindStringSubmatch(x); m != nil {

@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -116,7 +117,9 @@ func (h *helmSchema) Subschema(pointer string) (sch *jsonschema.Schema, err erro
 			err = fmt.Errorf("the validator failed on this schema: %v", r)
 		}
 	}()
-	return h.compiler.Compile(h.url + "#" + pointer)
+	// The fragment is a URI component: a "%" or a space in a property name
+	// must be percent-encoded.
+	return h.compiler.Compile(h.url + "#" + (&url.URL{Fragment: pointer}).EscapedFragment())
 }
 
 // Violation is one leaf of a validation error.
@@ -186,11 +189,58 @@ func schemaErrorPositions(err error, root *doc.Node) []positioned {
 	}
 	msg := strings.TrimPrefix(err.Error(), "jsonschema: ")
 	msg = chartURL.ReplaceAllString(msg, "values.schema.json")
+	// Errors that name a reference are reported at the $ref or $schema that
+	// wrote it.
+	for _, m := range quotedInError.FindAllStringSubmatch(msg, -1) {
+		ref := m[1]
+		n := findReference(root, ref)
+		if n == nil {
+			continue
+		}
+		switch {
+		case n.Key == "$schema":
+			return []positioned{{n, fmt.Sprintf("unknown $schema %q: Helm knows the drafts 4, 6, 7, 2019-09 and 2020-12; write \"http://json-schema.org/schema#\" or leave $schema out for the latest", n.Text)}}
+		case strings.Contains(msg, "offline lint"):
+			return []positioned{{n, fmt.Sprintf("$ref %q is remote: an offline lint cannot check it, and helm install fetches it over the network", n.Text)}}
+		case strings.Contains(msg, "not found"):
+			return []positioned{{n, fmt.Sprintf("$ref %q points at nothing in this schema", n.Text)}}
+		}
+		return []positioned{{n, msg}}
+	}
 	n := root
 	if m := pointerInError.FindStringSubmatch(msg); m != nil {
 		n, _ = root.Lookup(m[1])
 	}
 	return []positioned{{n, msg}}
+}
+
+var quotedInError = regexp.MustCompile(`"([^"]+)"`)
+
+// findReference finds the $ref, $dynamicRef or $schema member that names
+// ref, as written or as resolved against this schema's own address.
+func findReference(root *doc.Node, ref string) *doc.Node {
+	frag := ""
+	if i := strings.Index(ref, "#"); i >= 0 {
+		frag = ref[i:]
+	}
+	var found *doc.Node
+	var walk func(n *doc.Node)
+	walk = func(n *doc.Node) {
+		for _, c := range append(n.Members, n.Items...) {
+			if found != nil {
+				return
+			}
+			if c.Kind == doc.String && (c.Key == "$ref" || c.Key == "$dynamicRef" || c.Key == "$schema") &&
+				(c.Text == ref || strings.TrimSuffix(c.Text, "#") == strings.TrimSuffix(ref, "#") ||
+					(frag != "" && strings.HasPrefix(ref, "values.schema.json#") && c.Text == frag)) {
+				found = c
+				return
+			}
+			walk(c)
+		}
+	}
+	walk(root)
+	return found
 }
 
 type positioned struct {

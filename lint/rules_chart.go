@@ -113,8 +113,20 @@ var RuleChartMetadata = &Rule{
 			at(deps, "dependencies must be a list")
 			return
 		}
+		seen := map[string]bool{}
 		for i, d := range deps.Items {
 			checkDependency(p, file, i, d)
+			// Helm refuses two dependencies loaded under one name.
+			name := d.Get("alias")
+			if name == nil {
+				name = d.Get("name")
+			}
+			if name != nil && name.Text != "" {
+				if seen[name.Text] {
+					at(name, "two dependencies are named %q: give one an alias", name.Text)
+				}
+				seen[name.Text] = true
+			}
 		}
 	},
 }
@@ -195,7 +207,7 @@ var RuleChartIcon = &Rule{
 			p.Reportf(p.Chart.ChartFile, icon.Pos, "/icon", "icon %q uses http; pages served over https block it as mixed content: use https", icon.Text)
 		case err == nil && u.Scheme == "" && !strings.HasPrefix(icon.Text, "/"):
 			rel := filepath.FromSlash(icon.Text)
-			if fileExists(filepath.Join(p.Catalog.Dir, rel)) || fileExists(filepath.Join(icons, filepath.Base(rel))) {
+			if fileExists(filepath.Join(p.Catalog.Dir, rel)) || fileExists(filepath.Join(icons, rel)) {
 				return
 			}
 			p.Reportf(p.Chart.ChartFile, icon.Pos, "/icon", "icon %q is neither an https URL nor a file in %s", icon.Text, icons)

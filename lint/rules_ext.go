@@ -49,7 +49,7 @@ var RuleExtKeys = &Rule{
 			}
 			ext := o.Ext.Node
 			if ext.Kind != doc.Object {
-				p.At(ext, "%s must be an object such as {\"overwriteDefaultWith\": \"git.name\"}, not a %s", p.ExtKey, ext.Kind)
+				p.At(ext, "%s must be an object such as {\"overwriteDefaultWith\": \"git.name\"}, not %s", p.ExtKey, ext.Kind.WithArticle())
 				continue
 			}
 			for _, m := range ext.Members {
@@ -84,9 +84,31 @@ var RuleForeignExt = &Rule{
 				}
 				continue
 			}
-			p.AtKey(nodes[0], "the schema writes its extension fields under %q (%d places) but the extension key in force is %q, so none of them would apply; run with --extension-key %s or set extensionKey: %s in catalog.yaml", k, len(nodes), p.ExtKey, k, k)
+			if usesKey(p) {
+				// The schema mostly uses the key in force: the stray ones
+				// are copies from another catalog.
+				for _, n := range nodes {
+					p.AtKey(n, "%q holds extension fields in a schema that otherwise uses %q; the platform ignores it: rename it to %q", k, p.ExtKey, p.ExtKey)
+				}
+				continue
+			}
+			places := "1 place"
+			if len(nodes) > 1 {
+				places = fmt.Sprintf("%d places", len(nodes))
+			}
+			p.AtKey(nodes[0], "the schema writes its extension fields under %q (%s) but the extension key in force is %q, so none of them would apply; run with --extension-key %s or set extensionKey: %s in catalog.yaml", k, places, p.ExtKey, k, k)
 		}
 	},
+}
+
+// usesKey reports whether any option carries the extension key in force.
+func usesKey(p *Pass) bool {
+	for _, o := range withTop(p.Schema) {
+		if o.Ext != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // RuleOverwriteType reports references of the wrong shape.
@@ -99,10 +121,10 @@ var RuleOverwriteType = &Rule{
 				continue
 			}
 			if n := o.Ext.OverwriteDefaultWith; n != nil && n.Kind != doc.String && n.Kind != doc.Array && n.Kind != doc.Object {
-				p.At(n, "overwriteDefaultWith of option %q is a %s; write a context path such as \"git.name\", or put a fixed value in default", o.Path, n.Kind)
+				p.At(n, "overwriteDefaultWith of option %q is %s; write a context path such as \"git.name\", or put a fixed value in default", o.Path, n.Kind.WithArticle())
 			}
 			if n := o.Ext.OverwriteListEnumWith; n != nil && n.Kind != doc.String && n.Kind != doc.Array {
-				p.At(n, "overwriteListEnumWith of option %q is a %s; write a context path or a list", o.Path, n.Kind)
+				p.At(n, "overwriteListEnumWith of option %q is %s; write a context path or a list", o.Path, n.Kind.WithArticle())
 			}
 		}
 	},
@@ -120,6 +142,14 @@ func references(o *schema.Option) []*doc.Node {
 		}
 	}
 	return out
+}
+
+// fallsBack says what happens when a reference resolves to nothing.
+func fallsBack(n *doc.Node) string {
+	if n.Key == "overwriteListEnumWith" {
+		return "the choices silently fall back to listEnum"
+	}
+	return "the value silently falls back to the default"
 }
 
 // isBareWord reports whether a bare reference looks like a literal: a
@@ -147,7 +177,7 @@ var RuleContextPath = &Rule{
 					}
 					if ok, why := p.Model.Check(r.Segs); !ok {
 						at, _ := n.Lookup(r.Where)
-						p.At(at, "%s of option %q names %q: %s, so the value silently falls back to the default", n.Key, o.Path, r.Path, why)
+						p.At(at, "%s of option %q names %q: %s, so %s", n.Key, o.Path, r.Path, why, fallsBack(n))
 					}
 				}
 			}
@@ -165,7 +195,11 @@ var RuleBareLiteral = &Rule{
 				for _, r := range launchcontext.Refs(n.Value()) {
 					if isBareWord(r, p.Model) {
 						at, _ := n.Lookup(r.Where)
-						p.At(at, "%s of option %q is %q, which the platform reads as a context path, not a literal; it finds nothing and falls back to the default. Put a fixed value in default instead", n.Key, o.Path, r.Path)
+						fix := "put a fixed value in default instead"
+						if n.Key == "overwriteListEnumWith" {
+							fix = "put fixed choices in listEnum instead"
+						}
+						p.At(at, "%s of option %q is %q, which the platform reads as a context path, not a literal: it finds nothing and %s; %s", n.Key, o.Path, r.Path, fallsBack(n), fix)
 					}
 				}
 			}
@@ -205,7 +239,7 @@ var RuleSliderConfig = &Rule{
 				p.At(n, "option %q uses slider configuration %q, which is none of %s; the chart's own bounds apply%s", o.Path, n.Text, strings.Join(known, ", "), didYouMean(n, known))
 			}
 			if !o.HasSlider {
-				p.At(n, "option %q has useRegionSliderConfig but is not a slider (no render: slider, no sliderMin); it has no effect", o.Path)
+				p.At(n, "option %q has useRegionSliderConfig but is not a slider (no render: slider, no sliderMin); slider configurations only bound sliders", o.Path)
 			}
 		}
 	},

@@ -110,7 +110,7 @@ var RuleHiddenValue = &Rule{
 			}
 			want, ok := kindFor(t.Type)
 			if ok && v.Kind != want {
-				p.At(v, "hidden.value of option %q is %s but %q is a %s; the condition never matches%s", o.Path, showNode(v), t.Path, t.Type, typeHint(v, t.Type))
+				p.At(v, "hidden.value of option %q is %s but %q is %s; the condition never matches%s", o.Path, showNode(v), t.Path, withArticle(t.Type), typeHint(v, t.Type))
 			}
 		}
 	},
@@ -138,28 +138,37 @@ var RuleHiddenNever = &Rule{
 				continue // hidden-value reports it
 			}
 			val := v.Value()
-			if why := cannotHold(t, val); why != "" {
+			if why := cannotHold(p.Context, t, val); why != "" {
 				p.At(v, "hidden condition of option %q can never hold: %s", o.Path, why)
 			}
 		}
 	},
 }
 
-func cannotHold(t *schema.Option, val any) string {
+func cannotHold(bounds *schema.Context, t *schema.Option, val any) string {
 	if t.Const != nil && !schema.EqualJSON(t.Const.Value(), val) {
 		return fmt.Sprintf("%q is always %s", t.Path, showNode(t.Const))
 	}
-	if t.Enum != nil && t.Enum.Kind == doc.Array && len(t.Enum.Items) > 0 {
-		for _, e := range t.Enum.Items {
-			if schema.EqualJSON(e.Value(), val) {
-				return ""
-			}
+	dynamic := t.Ext != nil && t.Ext.OverwriteListEnumWith != nil
+	for _, list := range []*doc.Node{t.Enum, t.ListEnum} {
+		if list == nil || list.Kind != doc.Array || len(list.Items) == 0 || (list == t.ListEnum && dynamic) {
+			continue
 		}
-		return fmt.Sprintf("%s is not among the values %q allows", show(val), t.Path)
+		found := false
+		for _, e := range list.Items {
+			found = found || schema.EqualJSON(e.Value(), val)
+		}
+		if !found {
+			return fmt.Sprintf("%s is not among the values %q allows (%s)", show(val), t.Path, list.Key)
+		}
 	}
-	if t.HasSlider && t.Slider.Unit != "" && t.Type == "string" {
-		if _, err := slider.Parse(val, t.Slider.Unit); err != nil {
+	if b, _, ok := bounds.Bounds(t); ok && t.Type == "string" {
+		x, err := slider.Parse(val, b.Unit)
+		switch {
+		case err != nil:
 			return fmt.Sprintf("the slider %q never holds %s", t.Path, show(val))
+		case !b.Contains(x):
+			return fmt.Sprintf("%s is outside the range of the slider %q, %s to %s", show(val), t.Path, b.Format(b.Min), b.Format(b.Max))
 		}
 	}
 	return ""
@@ -173,4 +182,11 @@ func show(v any) string {
 		return "null"
 	}
 	return fmt.Sprint(v)
+}
+
+func withArticle(word string) string {
+	if strings.IndexByte("aeiou", word[0]) >= 0 {
+		return "an " + word
+	}
+	return "a " + word
 }

@@ -39,11 +39,16 @@ var RuleRegionDefault = &Rule{
 	Doc: "with region or catalog sliders, each useRegionSliderConfig option's effective default (after injection) lies within the effective bounds and carries the unit",
 	Run: func(p *Pass) {
 		for _, fd := range boundedFields(p) {
-			if !fd.Defined {
-				continue
-			}
 			o, b := fd.Option, fd.Bounds
 			where := describeBounds(p, o, fd.BoundsFrom)
+			if !fd.Defined {
+				// Nothing was usable: the chart's own default, if any, was
+				// rejected and the slider starts empty.
+				if o.Default != nil {
+					p.At(o.Default, "default %s of %q is invalid under %s (%s) and nothing else supplies a value; the slider starts empty", showNode(o.Default), o.Path, where, fd.DefaultRejected)
+				}
+				continue
+			}
 			x, err := slider.Parse(fd.Value, b.Unit)
 			switch {
 			case err != nil:
@@ -114,14 +119,17 @@ var RuleRegionFile = &Rule{
 			x, err := slider.Parse(res.Value, s.Unit)
 			if err != nil {
 				hint := ""
-				if v, cerr := slider.Convert(res.Value, s.Unit); cerr == nil && s.Unit != "" {
+				if v, cerr := slider.Convert(res.Value, s.Unit); cerr == nil && s.Unit != "" && s.Contains(v) && s.OnGrid(v) {
 					hint = fmt.Sprintf("; write %q", s.Format(v))
 				}
 				at(res.Node, "%s %q is not written in the unit %q of the %s slider: the platform ignores it and every chart falls back to its own default%s", name, res.Value, s.Unit, sname, hint)
 				continue
 			}
-			if !s.Contains(x) {
+			switch {
+			case !s.Contains(x):
 				at(res.Node, "%s %s is outside the region's own %s slider, %s to %s: the platform rejects it and every chart falls back to its own default", name, res.Value, sname, s.Format(s.Min), s.Format(s.Max))
+			case !s.OnGrid(x):
+				at(res.Node, "%s %s is between two steps of the region's %s slider (step %s from %s); the slider cannot show it", name, res.Value, sname, slider.Num(s.Step), s.Format(s.Min))
 			}
 		}
 		for _, pair := range [][2]string{{"cpuRequest", "cpuLimit"}, {"memoryRequest", "memoryLimit"}} {

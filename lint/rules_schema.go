@@ -49,7 +49,7 @@ var RuleRootObject = &Rule{
 	Run: func(p *Pass) {
 		root := p.Schema.Root
 		if root.Kind != doc.Object {
-			p.At(root, "the schema's root must be an object with \"type\": \"object\", not a %s", root.Kind)
+			p.At(root, "the schema's root must be an object with \"type\": \"object\", not %s", root.Kind.WithArticle())
 			return
 		}
 		t := root.Get("type")
@@ -70,7 +70,7 @@ var RuleOptionType = &Rule{
 		for _, o := range p.Schema.Options {
 			n := o.Node
 			if n.Kind != doc.Object {
-				p.AtKey(n, "option %q is a %s, not a schema object; the platform refuses to open the form", o.Path, n.Kind)
+				p.AtKey(n, "option %q is %s, not a schema object; the platform refuses to open the form", o.Path, n.Kind.WithArticle())
 				continue
 			}
 			t := n.Get("type")
@@ -95,7 +95,7 @@ var RuleOptionText = &Rule{
 		for _, o := range p.Schema.Options {
 			for _, key := range []string{"title", "description"} {
 				if v := o.Node.Get(key); v != nil && v.Kind != doc.String {
-					p.At(v, "%s of option %q is a %s; write a string", key, o.Path, v.Kind)
+					p.At(v, "%s of option %q is %s; write a string", key, o.Path, v.Kind.WithArticle())
 				}
 			}
 		}
@@ -149,15 +149,20 @@ var RuleValuesValid = &Rule{
 	Doc: "values.yaml and every ci/*-values.yaml pass the schema as helm install judges them",
 	Run: func(p *Pass) {
 		h := p.Helm()
-		if h.err != nil || p.Chart.ValuesFile == "" {
+		if h.err != nil {
 			return
 		}
-		base, err := readValues(p.Chart.ValuesFile)
-		if err != nil {
-			p.Reportf(p.Chart.ValuesFile, yamlErrPos(err), "", "values.yaml is not valid YAML: %v", err)
-			return
+		base := map[string]any{}
+		var baseFaults map[string]bool
+		if p.Chart.ValuesFile != "" {
+			vals, err := readValues(p.Chart.ValuesFile)
+			if err != nil {
+				p.Reportf(p.Chart.ValuesFile, yamlErrPos(err), "", "values.yaml is not valid YAML: %v", err)
+				return
+			}
+			base = vals.AsMap()
+			baseFaults = p.checkValues(h, base, p.Chart.ValuesFile, p.Values, nil, nil)
 		}
-		p.checkValues(h, base.AsMap(), p.Chart.ValuesFile, p.Values, nil)
 		for _, ci := range p.Chart.CIValues {
 			over, err := readValues(ci)
 			if err != nil {
@@ -166,8 +171,10 @@ var RuleValuesValid = &Rule{
 			}
 			data, _ := readFile(ci)
 			ciDoc, _ := doc.ParseYAML(data)
-			merged := util.CoalesceTables(copyValues(over.AsMap()), copyValues(base.AsMap()))
-			p.checkValues(h, merged, ci, ciDoc, p.Values)
+			// helm install -f ci/x-values.yaml judges the ci file merged over
+			// values.yaml; faults values.yaml has on its own are reported once.
+			merged := util.CoalesceTables(copyValues(over.AsMap()), copyValues(base))
+			p.checkValues(h, merged, ci, ciDoc, p.Values, baseFaults)
 		}
 	},
 }
@@ -202,16 +209,23 @@ func yamlErrPos(err error) doc.Pos {
 }
 
 // checkValues validates values and reports each violation in file when the
-// offending path is written there, else in the chart's values.yaml.
-func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fileDoc, fallback *doc.Node) {
+// offending path is written there, else in the chart's values.yaml. Faults
+// already reported (skip) are left out; it returns the faults it found.
+func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fileDoc, fallback *doc.Node, skip map[string]bool) map[string]bool {
+	found := map[string]bool{}
 	err := h.root.Validate(values)
 	if err == nil {
-		return
+		return found
 	}
 	for _, v := range Violations(err) {
-		ptr := "/" + strings.Join(escapeAll(v.Instance), "/")
-		if len(v.Instance) == 0 {
-			ptr = ""
+		ptr := ""
+		if len(v.Instance) > 0 {
+			ptr = "/" + strings.Join(escapeAll(v.Instance), "/")
+		}
+		key := ptr + "\x00" + v.Message
+		found[key] = true
+		if skip[key] {
+			continue
 		}
 		where, n := file, (*doc.Node)(nil)
 		if fileDoc != nil {
@@ -236,6 +250,7 @@ func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fi
 		}
 		p.Reportf(where, pos, ptr, "%s: %s (helm install would refuse these values)", label, v.Message)
 	}
+	return found
 }
 
 func escapeAll(toks []string) []string {

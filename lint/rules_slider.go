@@ -46,7 +46,7 @@ var RuleSliderFields = &Rule{
 				case f.node == nil:
 					p.AtKey(o.Node, "slider %q has no %s", o.Path, f.name)
 				case f.node.Kind != f.kind:
-					p.At(f.node, "%s of slider %q is a %s; write a %s", f.name, o.Path, f.node.Kind, f.kind)
+					p.At(f.node, "%s of slider %q is %s; write a %s", f.name, o.Path, f.node.Kind.WithArticle(), f.kind)
 				}
 			}
 		}
@@ -75,7 +75,8 @@ var RuleSliderRange = &Rule{
 // sliderDefault parses a slider's default with its own bounds; ok is false
 // when there is nothing to check.
 func sliderDefault(o *schema.Option) (x float64, err error, ok bool) {
-	if !sliderComplete(o) || o.Default == nil {
+	// A slider whose own range is broken is reported by slider-range alone.
+	if !sliderComplete(o) || o.Default == nil || o.Slider.Min >= o.Slider.Max || o.Slider.Step <= 0 {
 		return 0, nil, false
 	}
 	x, err = slider.Parse(o.Default.Value(), o.Slider.Unit)
@@ -141,6 +142,10 @@ var RuleSliderPair = &Rule{
 	Run: func(p *Pass) {
 		for _, down := range p.Schema.Options {
 			if down.Extremity != "down" {
+				continue
+			}
+			if n := down.RangeIDNode; n != nil && n.Kind != doc.String {
+				p.At(n, "sliderRangeId of %q is %s; write a string such as \"cpu\"", down.Path, showNode(n))
 				continue
 			}
 			if down.RangeID == "" {

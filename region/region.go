@@ -209,6 +209,12 @@ func ReadSliders(n *doc.Node) (map[string]*Slider, error) {
 			}
 			*f.dst = x
 		}
+		if s.Min >= s.Max {
+			return nil, &doc.Error{Pos: m.Get("sliderMin").Pos, Msg: fmt.Sprintf("sliderMin %s of slider %q is not below its sliderMax %s", slider.Num(s.Min), m.Key, slider.Num(s.Max))}
+		}
+		if s.Step <= 0 {
+			return nil, &doc.Error{Pos: m.Get("sliderStep").Pos, Msg: fmt.Sprintf("sliderStep of slider %q must be greater than 0", m.Key)}
+		}
 		u := m.Get("sliderUnit")
 		switch {
 		case u == nil:

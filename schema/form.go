@@ -73,15 +73,15 @@ func NewContext(profile map[string]any, reg *region.Region, catalogSliders map[s
 // configuration from the region or catalog when it selects one that exists
 // (all four fields are replaced), else the chart's own.
 func (c *Context) Bounds(o *Option) (b slider.Config, origin string, ok bool) {
+	if !o.HasSlider {
+		return slider.Config{}, "", false
+	}
 	if name := o.SliderConfigName(); name != "" && c != nil {
 		if s := c.Sliders[name]; s != nil {
 			return s.Config, s.Origin, true
 		}
 	}
-	if o.HasSlider {
-		return o.Slider, BoundsChart, true
-	}
-	return slider.Config{}, "", false
+	return o.Slider, BoundsChart, true
 }
 
 // Field is the computed state of one option.
@@ -517,7 +517,7 @@ func ValueAt(values any, path string) (any, bool) {
 	if path == "" {
 		return values, true
 	}
-	return launchcontext.Lookup(values, doc.SplitPointer("/"+path))
+	return launchcontext.Lookup(values, strings.Split(path, "/"))
 }
 
 // isHidden evaluates an option's visibility against the computed values.

@@ -44,8 +44,8 @@ type Schema struct {
 
 // Option is one node of the form: a property, or the items of an array.
 type Option struct {
-	// Path is the slash path from the values root ("git/enabled"); items of an
-	// array add a "[]" segment.
+	// Path is the slash path from the values root ("git/enabled"), as
+	// hidden conditions write it; items of an array add a "[]" segment.
 	Path     string
 	Name     string
 	Node     *doc.Node
@@ -236,7 +236,7 @@ func (s *Schema) build(n *doc.Node, parent *Option, name, path string, inItems b
 
 	if props := n.Get("properties"); props != nil && props.Kind == doc.Object {
 		for _, m := range props.Members {
-			o.Children = append(o.Children, s.build(m, o, m.Key, joinPath(path, doc.EscapePointer(m.Key)), inItems))
+			o.Children = append(o.Children, s.build(m, o, m.Key, joinPath(path, m.Key), inItems))
 		}
 	}
 	if items := n.Get("items"); items != nil && items.Kind == doc.Object {

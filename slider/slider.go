@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,8 @@ func (c Config) OnGrid(x float64) bool {
 	return math.Abs(k-math.Round(k)) < 1e-9
 }
 
+var decimal = regexp.MustCompile(`^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$`)
+
 // Parse reads a slider value: a string ending in unit whose rest is a
 // number, or, when unit is empty, a number or a numeric string. It is stricter
 // than the platform's parseFloat, which silently ignores trailing garbage.
@@ -61,17 +64,18 @@ func Parse(v any, unit string) (float64, error) {
 		return Parse(float64(x), unit)
 	case string:
 		if !strings.HasSuffix(x, unit) {
-			if unit == "" {
-				return 0, fmt.Errorf("%q is not a number", x)
-			}
 			return 0, fmt.Errorf("%q does not end with the unit %q", x, unit)
 		}
 		num := strings.TrimSuffix(x, unit)
-		f, err := strconv.ParseFloat(num, 64)
-		if err != nil || num == "" || strings.TrimSpace(num) != num {
+		// Only plain decimals: Go would also read "1_000" or "0x1p4", which
+		// the platform's parseFloat reads as 1 and 0.
+		if !decimal.MatchString(num) {
+			if unit == "" {
+				return 0, fmt.Errorf("%q is not a number", x)
+			}
 			return 0, fmt.Errorf("%q is not a number followed by %q", x, unit)
 		}
-		return f, nil
+		return strconv.ParseFloat(num, 64)
 	}
 	return 0, fmt.Errorf("has type %s; a slider value is a string", typeName(v))
 }
