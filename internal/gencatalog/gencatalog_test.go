@@ -11,13 +11,16 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
+
+	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/lint"
+	"github.com/catalogist/catalogist/region"
+	"github.com/catalogist/catalogist/schema"
 )
 
 // testCharts is enough charts to see every flavor and most optional groups.
@@ -130,261 +133,84 @@ func TestSchemaSizes(t *testing.T) {
 	}
 }
 
-func TestSchemasCompileAndValuesValidate(t *testing.T) {
+// TestLintsClean checks the generated charts with the linter itself (Helm's
+// schema compilation, values, sliders, range pairs, hidden conditions,
+// context paths), with the bounds of a region like the reference's, and
+// checks that they use what the platform's form offers.
+func TestLintsClean(t *testing.T) {
 	dir := generate(t, testCharts)
+	cat, err := catalog.Discover(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := region.Parse([]byte(`resources: {cpuRequest: 100m, cpuLimit: 4000m, memoryRequest: 1Gi, memoryLimit: 8Gi, gpu: "1", disk: 10Gi}
+sliders:
+  cpu: {sliderMin: 100, sliderMax: 80000, sliderStep: 100, sliderUnit: m}
+  memory: {sliderMin: 1, sliderMax: 400, sliderStep: 1, sliderUnit: Gi}
+  gpu: {sliderMin: 0, sliderMax: 4, sliderStep: 1, sliderUnit: ""}
+  disk: {sliderMin: 1, sliderMax: 100, sliderStep: 1, sliderUnit: Gi}
+`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*region.Region{nil, reg} {
+		res, err := lint.Run([]*catalog.Catalog{cat}, lint.Options{Region: r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range res.Findings {
+			t.Errorf("%s:%d:%d: %s [%s]", f.File, f.Line, f.Column, f.Message, f.Rule)
+		}
+	}
+
+	counts := map[string]int{}
 	for i := range testCharts {
-		name := ChartName(i)
-		chartDir := filepath.Join(dir, "charts", name)
+		chartDir := filepath.Join(dir, "charts", ChartName(i))
+		s, err := schema.Load(filepath.Join(chartDir, "values.schema.json"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range s.Options {
+			switch {
+			case o.Extremity == "down":
+				counts["range slider"]++
+			case o.HasSlider:
+				counts["slider"]++
+			}
+			if o.Hidden != nil && !o.Hidden.Always {
+				counts["hidden condition"]++
+			}
+			if o.SliderConfigName() != "" {
+				counts["region slider"]++
+			}
+			if o.Ext != nil && o.Ext.OverwriteDefaultWith != nil {
+				counts["context reference"]++
+			}
+			if o.Render == "password" || o.Render == "list" {
+				counts[o.Render]++
+			}
+		}
+
+		// values.yaml holds exactly the schema's defaults.
+		var values any
+		mustYAML(t, filepath.Join(chartDir, "values.yaml"), &values)
 		data, err := os.ReadFile(filepath.Join(chartDir, "values.schema.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err != nil {
-			t.Errorf("%s: schema is not JSON: %v", name, err)
-			continue
-		}
-		c := jsonschema.NewCompiler()
-		if err := c.AddResource("file:///values.schema.json", doc); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		sch, err := c.Compile("file:///values.schema.json")
-		if err != nil {
-			t.Errorf("%s: schema does not compile: %v", name, err)
-			continue
-		}
-		var values any
-		mustYAML(t, filepath.Join(chartDir, "values.yaml"), &values)
-		if err := sch.Validate(values); err != nil {
-			t.Errorf("%s: values.yaml does not validate against the schema: %v", name, err)
-		}
-
-		// values.yaml holds exactly the schema's defaults.
-		var schema map[string]any
-		if err := json.Unmarshal(data, &schema); err != nil {
+		var raw map[string]any
+		if err := json.Unmarshal(data, &raw); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := normalize(t, values), normalize(t, defaultsOf(schema)); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: values.yaml differs from the schema defaults", name)
+		if got, want := normalize(t, values), normalize(t, defaultsOf(raw)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: values.yaml differs from the schema defaults", ChartName(i))
 		}
 	}
-}
-
-// TestSchemaConventions checks what the platform's form relies on: types,
-// sliders, range pairs, hidden conditions and context paths.
-func TestSchemaConventions(t *testing.T) {
-	dir := generate(t, testCharts)
-	counts := map[string]int{}
-	for i := range testCharts {
-		name := ChartName(i)
-		var schema map[string]any
-		data, err := os.ReadFile(filepath.Join(dir, "charts", name, "values.schema.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(data, &schema); err != nil {
-			t.Fatal(err)
-		}
-		if schema["$schema"] != "http://json-schema.org/schema#" || schema["type"] != "object" {
-			t.Errorf("%s: root $schema %v, type %v", name, schema["$schema"], schema["type"])
-		}
-		c := &conventions{t: t, chart: name, root: schema, down: map[string]map[string]any{}, up: map[string]map[string]any{}, counts: counts}
-		c.walk(schema, nil)
-		for id, d := range c.down {
-			u, ok := c.up[id]
-			if !ok {
-				t.Errorf("%s: range %q has a down end but no up end", name, id)
-				continue
-			}
-			if d["sliderUnit"] != u["sliderUnit"] || d["sliderStep"] != u["sliderStep"] {
-				t.Errorf("%s: range %q: ends differ in unit or step", name, id)
-			}
-			if sliderValue(t, d) > sliderValue(t, u) {
-				t.Errorf("%s: range %q: down default %v > up default %v", name, id, d["default"], u["default"])
-			}
+	for _, k := range []string{"slider", "range slider", "hidden condition", "region slider", "context reference", "password", "list"} {
+		if counts[k] < testCharts {
+			t.Errorf("only %d %s options in %d charts", counts[k], k, testCharts)
 		}
 	}
-	for _, k := range []string{"slider", "range", "hidden-absolute", "hidden-relative", "overwriteDefaultWith", "useRegionSliderConfig", "list", "password"} {
-		if counts[k] == 0 {
-			t.Errorf("no generated option uses %s", k)
-		}
-	}
-}
-
-type conventions struct {
-	t        *testing.T
-	chart    string
-	root     map[string]any
-	down, up map[string]map[string]any
-	counts   map[string]int
-}
-
-var (
-	validTypes      = map[string]bool{"object": true, "array": true, "string": true, "number": true, "integer": true, "boolean": true}
-	validRenders    = map[string]bool{"slider": true, "textArea": true, "password": true, "list": true}
-	placeholder     = regexp.MustCompile(`\{\{([^{}]*)\}\}`)
-	regionSliders   = map[string]bool{"cpu": true, "memory": true, "gpu": true, "disk": true}
-	contextPrefixes = []string{
-		"git.name", "git.email", "git.credentials_cache_duration", "git.token",
-		"region.resources.", "region.defaultNetworkPolicy", "region.defaultIpProtection", "region.from",
-		"region.tolerations", "region.nodeSelector", "region.startupProbe",
-		"vault.", "s3.", "k8s.", "user.", "project.id", "service.oneTimePassword",
-	}
-)
-
-func (c *conventions) walk(node map[string]any, path []string) {
-	at := c.chart + ": /" + strings.Join(path, "/")
-	typ, _ := node["type"].(string)
-	if !validTypes[typ] {
-		c.t.Errorf("%s: type %v", at, node["type"])
-	}
-	for _, k := range []string{"title", "description"} {
-		if _, ok := node[k].(string); !ok && len(path) > 0 {
-			c.t.Errorf("%s: %s missing or not a string", at, k)
-		}
-	}
-	if _, ok := node["default"]; !ok && typ != "object" && len(path) > 0 {
-		c.t.Errorf("%s: no default", at)
-	}
-	if r, ok := node["render"].(string); ok {
-		if !validRenders[r] {
-			c.t.Errorf("%s: render %q", at, r)
-		}
-		c.counts[r]++
-		if r == "list" && !contains(node["listEnum"], node["default"]) {
-			c.t.Errorf("%s: default %v not in listEnum", at, node["default"])
-		}
-		if r == "slider" {
-			c.checkSlider(node, at)
-		}
-	}
-	if h, ok := node["hidden"].(map[string]any); ok {
-		c.checkHidden(h, path, at)
-	}
-	if x, ok := node["x-platform"].(map[string]any); ok {
-		if p, ok := x["overwriteDefaultWith"].(string); ok {
-			c.counts["overwriteDefaultWith"]++
-			c.checkContextPath(p, at)
-		}
-		if s, ok := x["useRegionSliderConfig"].(string); ok {
-			c.counts["useRegionSliderConfig"]++
-			if !regionSliders[s] || node["render"] != "slider" {
-				c.t.Errorf("%s: useRegionSliderConfig %q on a non-slider or unknown config", at, s)
-			}
-		}
-	}
-	if props, ok := node["properties"].(map[string]any); ok {
-		for k, v := range props {
-			c.walk(v.(map[string]any), append(append([]string(nil), path...), k))
-		}
-	}
-	if items, ok := node["items"].(map[string]any); ok {
-		if _, ok := items["type"].(string); !ok {
-			c.t.Errorf("%s: items without a type", at)
-		}
-	}
-}
-
-func (c *conventions) checkSlider(node map[string]any, at string) {
-	lo, hi, step := node["sliderMin"].(float64), node["sliderMax"].(float64), node["sliderStep"].(float64)
-	if _, ok := node["sliderUnit"].(string); !ok || step <= 0 || lo >= hi {
-		c.t.Errorf("%s: bad slider fields", at)
-		return
-	}
-	v := sliderValue(c.t, node)
-	if v < lo || v > hi || int(v-lo)%int(step) != 0 {
-		c.t.Errorf("%s: slider default %v off the grid %v..%v step %v", at, node["default"], lo, hi, step)
-	}
-	id, _ := node["sliderRangeId"].(string)
-	switch node["sliderExtremity"] {
-	case nil:
-	case "down":
-		if c.down[id] == nil {
-			c.down[id] = node
-		}
-		c.counts["range"]++
-	case "up":
-		if c.up[id] == nil {
-			c.up[id] = node
-		}
-	default:
-		c.t.Errorf("%s: sliderExtremity %v", at, node["sliderExtremity"])
-	}
-}
-
-// sliderValue parses a slider default: a number, or a string of a number
-// followed by the unit.
-func sliderValue(t *testing.T, node map[string]any) float64 {
-	switch d := node["default"].(type) {
-	case float64:
-		return d
-	case string:
-		unit, _ := node["sliderUnit"].(string)
-		num, ok := strings.CutSuffix(d, unit)
-		v, err := strconv.ParseFloat(num, 64)
-		if !ok || err != nil {
-			t.Errorf("slider default %q does not end with unit %q after a number", d, unit)
-		}
-		return v
-	}
-	t.Errorf("slider default %v has type %T", node["default"], node["default"])
-	return 0
-}
-
-func (c *conventions) checkHidden(h map[string]any, path []string, at string) {
-	p, _ := h["path"].(string)
-	var target []string
-	if rel, _ := h["isPathRelative"].(bool); rel {
-		c.counts["hidden-relative"]++
-		target = append(append([]string(nil), path[:len(path)-1]...), strings.Split(p, "/")...)
-	} else {
-		c.counts["hidden-absolute"]++
-		target = strings.Split(p, "/")
-	}
-	node := c.root
-	for _, seg := range target {
-		props, _ := node["properties"].(map[string]any)
-		next, ok := props[seg].(map[string]any)
-		if !ok {
-			c.t.Errorf("%s: hidden path %q points at nothing", at, p)
-			return
-		}
-		node = next
-	}
-	if _, isBool := h["value"].(bool); isBool && node["type"] != "boolean" {
-		c.t.Errorf("%s: hidden path %q compares a boolean with a %v option", at, p, node["type"])
-	}
-}
-
-func (c *conventions) checkContextPath(p, at string) {
-	paths := []string{p}
-	if strings.Contains(p, "{{") {
-		paths = nil
-		for _, m := range placeholder.FindAllStringSubmatch(p, -1) {
-			paths = append(paths, m[1])
-		}
-	}
-	for _, path := range paths {
-		ok := false
-		for _, prefix := range contextPrefixes {
-			if path == prefix || (strings.HasSuffix(prefix, ".") && strings.HasPrefix(path, prefix) && len(path) > len(prefix)) {
-				ok = true
-			}
-		}
-		if !ok {
-			c.t.Errorf("%s: overwriteDefaultWith %q uses unknown context path %q", at, p, path)
-		}
-	}
-}
-
-func contains(list, v any) bool {
-	l, _ := list.([]any)
-	for _, e := range l {
-		if reflect.DeepEqual(e, v) {
-			return true
-		}
-	}
-	return false
 }
 
 // defaultsOf returns the values an object schema's defaults make up.
