@@ -19,7 +19,7 @@ func ParseJSON(data []byte) (*Node, error) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	p := &jsonParser{
-		dec:   jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(false)),
+		dec:   jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)),
 		lines: newLineIndex(data),
 		data:  data,
 	}

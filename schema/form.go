@@ -25,6 +25,9 @@ const (
 	FromNothing Source = ""
 )
 
+// maxItems caps the items a minItems default creates.
+const maxItems = 1000
+
 // Bounds origins, in order of precedence.
 const (
 	BoundsRegion  = "region"
@@ -227,7 +230,9 @@ func (c *computer) compute(o *Option, yamlVal any, record bool) (any, bool) {
 		out := []any{}
 		if o.minItems > 0 && o.Items != nil {
 			if item, ok := c.compute(o.Items, nil, false); ok {
-				for range o.minItems {
+				// A form with more items than this is not usable anyway; the
+				// cap keeps a hostile minItems from exhausting memory.
+				for range min(o.minItems, maxItems) {
 					out = append(out, item)
 				}
 			}
