@@ -7,8 +7,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -55,58 +53,42 @@ func newCompiler() *jsonschema.Compiler {
 	return c
 }
 
-// compilers hands each lint worker its own compiler: a compiler is not safe
-// for concurrent use, and reusing one across charts compiles the draft
-// metaschemas once instead of once per chart.
-type compilers struct {
-	mu   sync.Mutex
-	free []*jsonschema.Compiler
-	seq  atomic.Int64
-}
-
-func (cs *compilers) get() *jsonschema.Compiler {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	if n := len(cs.free); n > 0 {
-		c := cs.free[n-1]
-		cs.free = cs.free[:n-1]
-		return c
-	}
-	return newCompiler()
-}
-
-func (cs *compilers) put(c *jsonschema.Compiler) {
-	cs.mu.Lock()
-	cs.free = append(cs.free, c)
-	cs.mu.Unlock()
+// compiler is one lint worker's schema compiler. A compiler is not safe for
+// concurrent use, and reusing one across the worker's charts compiles the
+// draft metaschemas once instead of once per chart.
+type compiler struct {
+	c   *jsonschema.Compiler
+	seq int
 }
 
 // compile compiles one chart's schema (already decoded into plain values)
-// under a URL of its own in a shared compiler.
-func (cs *compilers) compile(doc any) (h *helmSchema) {
-	c := cs.get()
-	h = &helmSchema{compiler: c, url: fmt.Sprintf("file:///chart-%d/values.schema.json", cs.seq.Add(1))}
+// under a URL of its own.
+func (w *compiler) compile(doc any) (h *helmSchema) {
+	if w.c == nil {
+		w.c = newCompiler()
+	}
+	w.seq++
+	h = &helmSchema{compiler: w.c, url: fmt.Sprintf("file:///chart-%d/values.schema.json", w.seq)}
 	defer func() {
 		// Helm guards the validator against panics the same way; a compiler
 		// that panicked is not reused.
 		if r := recover(); r != nil {
 			h.err = fmt.Errorf("the validator failed on this schema: %v", r)
-			return
+			w.c = nil
 		}
-		cs.put(c)
 	}()
-	if err := c.AddResource(h.url, doc); err != nil {
+	if err := w.c.AddResource(h.url, doc); err != nil {
 		h.err = err
 		return h
 	}
-	h.root, h.err = c.Compile(h.url)
+	h.root, h.err = w.c.Compile(h.url)
 	return h
 }
 
 // Helm returns the pass's schema compiled as Helm compiles it; rules share
 // one compilation per chart.
 func (p *Pass) Helm() *helmSchema {
-	p.state.once.Do(func() { p.state.helm = p.state.compilers.compile(p.Schema.Root.Value()) })
+	p.state.once.Do(func() { p.state.helm = p.state.compiler.compile(p.Schema.Root.Value()) })
 	return p.state.helm
 }
 

@@ -133,9 +133,9 @@ type Pass struct {
 
 // passState is shared by the copies of a pass that each rule receives.
 type passState struct {
-	once      sync.Once
-	helm      *helmSchema
-	compilers *compilers
+	once     sync.Once
+	helm     *helmSchema
+	compiler *compiler
 }
 
 // Reportf reports a finding at a position of a file.
@@ -178,40 +178,59 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 	}
 	res := &Result{}
 	var mu sync.Mutex
-	var passes []*Pass
-	cs := &compilers{}
+	type job struct {
+		i   int
+		ch  *catalog.Chart
+		cat *catalog.Catalog
+	}
+	var jobs []job
 	for _, cat := range cats {
 		for _, ch := range cat.Charts {
-			p, err := newPass(ch, cat, opt, model)
-			if err != nil {
-				return nil, err
-			}
-			p.findings, p.mu, p.state.compilers = &res.Findings, &mu, cs
-			passes = append(passes, p)
-			res.Charts++
+			jobs = append(jobs, job{len(jobs), ch, cat})
 		}
 	}
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	res.Charts = len(jobs)
+	// Each worker reads, parses and checks whole charts with a schema
+	// compiler of its own.
+	errs := make([]error, len(jobs))
+	queue := make(chan job)
 	var wg sync.WaitGroup
-	for _, p := range passes {
+	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
 		wg.Add(1)
-		sem <- struct{}{}
 		go func() {
-			defer func() { <-sem; wg.Done() }()
-			for _, r := range rules {
-				if r.Scope == PerRegion || (r.Scope == PerSchema && p.Schema == nil) {
+			defer wg.Done()
+			comp := &compiler{}
+			for j := range queue {
+				p, err := newPass(j.ch, j.cat, opt, model)
+				if err != nil {
+					errs[j.i] = err
 					continue
 				}
-				if r.Scope == PerChart && p.Chart.OnlySchema && r.Name != RuleJSON.Name {
-					continue
+				p.findings, p.mu, p.state.compiler = &res.Findings, &mu, comp
+				for _, r := range rules {
+					if r.Scope == PerRegion || (r.Scope == PerSchema && p.Schema == nil) {
+						continue
+					}
+					if r.Scope == PerChart && p.Chart.OnlySchema && r.Name != RuleJSON.Name {
+						continue
+					}
+					q := *p
+					q.rule = r
+					r.Run(&q)
 				}
-				q := *p
-				q.rule = r
-				r.Run(&q)
 			}
 		}()
 	}
+	for _, j := range jobs {
+		queue <- j
+	}
+	close(queue)
 	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
 	if opt.Region != nil {
 		p := &Pass{Region: opt.Region, Model: model, findings: &res.Findings, mu: &mu}
 		p.Context = schema.NewContext(nil, opt.Region, nil, "")
