@@ -16,6 +16,8 @@ import (
 	"slices"
 	"sync"
 
+	"helm.sh/helm/v4/pkg/chart/common"
+
 	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/launchcontext"
@@ -115,8 +117,12 @@ type Pass struct {
 	SchemaData []byte
 	// SchemaErr is the parse error of the schema, if any.
 	SchemaErr error
-	// Values is values.yaml parsed with positions, nil when absent or broken.
-	Values *doc.Node
+	// Values is values.yaml as Helm reads it, nil when absent or broken;
+	// ValuesErr is why Helm could not read it.
+	Values    map[string]any
+	ValuesErr error
+	// valuesData is the raw values.yaml, parsed for positions on demand.
+	valuesData []byte
 	// ExtKey is the extension key in force for this chart.
 	ExtKey  string
 	Context *schema.Context
@@ -136,6 +142,23 @@ type passState struct {
 	once     sync.Once
 	helm     *helmSchema
 	compiler *compiler
+
+	valuesOnce sync.Once
+	valuesDoc  *doc.Node
+	chartOnce  sync.Once
+	chartDoc   *doc.Node
+	chartErr   error
+}
+
+// ValuesDoc returns values.yaml parsed with positions, nil when absent or
+// broken. Only findings need positions, so it is parsed on first use.
+func (p *Pass) ValuesDoc() *doc.Node {
+	p.state.valuesOnce.Do(func() {
+		if p.valuesData != nil {
+			p.state.valuesDoc, _ = doc.ParseYAML(p.valuesData)
+		}
+	})
+	return p.state.valuesDoc
 }
 
 // Reportf reports a finding at a position of a file.
@@ -270,10 +293,16 @@ func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, model *launch
 		if err != nil {
 			return nil, err
 		}
-		p.Values, err = doc.ParseYAML(data)
-		var de *doc.Error
-		if errors.As(err, &de) && de.Limit {
-			return nil, fmt.Errorf("%s:%d:%d: %s", ch.ValuesFile, de.Pos.Line, de.Pos.Col, de.Msg)
+		p.valuesData = data
+		vals, err := common.ReadValues(data)
+		if err != nil {
+			var de *doc.Error
+			if _, perr := doc.ParseYAML(data); errors.As(perr, &de) && de.Limit {
+				return nil, fmt.Errorf("%s:%d:%d: %s", ch.ValuesFile, de.Pos.Line, de.Pos.Col, de.Msg)
+			}
+			p.ValuesErr = err
+		} else {
+			p.Values = vals.AsMap()
 		}
 	}
 	if ch.SchemaFile == "" {
@@ -296,11 +325,7 @@ func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, model *launch
 	}
 	p.Schema = schema.FromNode(root, p.ExtKey)
 	p.Schema.File = ch.SchemaFile
-	var values any
-	if p.Values != nil {
-		values = p.Values.Value()
-	}
-	p.Form = schema.Compute(p.Schema, p.Context, values)
+	p.Form = schema.Compute(p.Schema, p.Context, p.Values)
 	return p, nil
 }
 

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,31 +19,35 @@ func chartDoc(p *Pass, report bool) *doc.Node {
 	if p.Chart.ChartFile == "" {
 		return nil
 	}
-	data, err := readFile(p.Chart.ChartFile)
-	if err != nil {
-		if report {
+	p.state.chartOnce.Do(func() { p.state.chartDoc, p.state.chartErr = readChartDoc(p.Chart.ChartFile) })
+	if err := p.state.chartErr; err != nil && report {
+		var de *doc.Error
+		if errors.As(err, &de) {
+			p.Reportf(p.Chart.ChartFile, de.Pos, "", "%s", de.Msg)
+		} else {
 			p.Reportf(p.Chart.ChartFile, doc.Pos{}, "", "%v", err)
 		}
-		return nil
+	}
+	return p.state.chartDoc
+}
+
+func readChartDoc(file string) (*doc.Node, error) {
+	data, err := readFile(file)
+	if err != nil {
+		return nil, err
 	}
 	root, err := doc.ParseYAML(data)
 	if err != nil {
-		if report {
-			pos := doc.Pos{}
-			if de, ok := err.(*doc.Error); ok {
-				pos = de.Pos
-			}
-			p.Reportf(p.Chart.ChartFile, pos, "", "Chart.yaml is not valid YAML: %v", err)
+		var de *doc.Error
+		if errors.As(err, &de) {
+			return nil, &doc.Error{Pos: de.Pos, Msg: "Chart.yaml is not valid YAML: " + de.Msg}
 		}
-		return nil
+		return nil, err
 	}
 	if root.Kind != doc.Object {
-		if report {
-			p.Reportf(p.Chart.ChartFile, root.Pos, "", "Chart.yaml must be a mapping")
-		}
-		return nil
+		return nil, &doc.Error{Pos: root.Pos, Msg: "Chart.yaml must be a mapping"}
 	}
-	return root
+	return root, nil
 }
 
 var (

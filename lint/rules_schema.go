@@ -154,14 +154,13 @@ var RuleValuesValid = &Rule{
 		}
 		base := map[string]any{}
 		var baseFaults map[string]bool
-		if p.Chart.ValuesFile != "" {
-			vals, err := readValues(p.Chart.ValuesFile)
-			if err != nil {
-				p.Reportf(p.Chart.ValuesFile, yamlErrPos(err), "", "values.yaml is not valid YAML: %v", err)
-				return
-			}
-			base = vals.AsMap()
-			baseFaults = p.checkValues(h, base, p.Chart.ValuesFile, p.Values, nil, nil)
+		if p.ValuesErr != nil {
+			p.Reportf(p.Chart.ValuesFile, yamlErrPos(p.ValuesErr), "", "values.yaml is not valid YAML: %v", p.ValuesErr)
+			return
+		}
+		if p.Values != nil {
+			base = p.Values
+			baseFaults = p.checkValues(h, base, p.Chart.ValuesFile, p.ValuesDoc, nil, nil)
 		}
 		for _, ci := range p.Chart.CIValues {
 			over, err := readValues(ci)
@@ -169,12 +168,15 @@ var RuleValuesValid = &Rule{
 				p.Reportf(ci, yamlErrPos(err), "", "not valid YAML: %v", err)
 				continue
 			}
-			data, _ := readFile(ci)
-			ciDoc, _ := doc.ParseYAML(data)
+			ciDoc := func() *doc.Node {
+				data, _ := readFile(ci)
+				n, _ := doc.ParseYAML(data)
+				return n
+			}
 			// helm install -f ci/x-values.yaml judges the ci file merged over
 			// values.yaml; faults values.yaml has on its own are reported once.
 			merged := util.CoalesceTables(copyValues(over.AsMap()), copyValues(base))
-			p.checkValues(h, merged, ci, ciDoc, p.Values, baseFaults)
+			p.checkValues(h, merged, ci, ciDoc, p.ValuesDoc, baseFaults)
 		}
 	},
 }
@@ -211,7 +213,7 @@ func yamlErrPos(err error) doc.Pos {
 // checkValues validates values and reports each violation in file when the
 // offending path is written there, else in the chart's values.yaml. Faults
 // already reported (skip) are left out; it returns the faults it found.
-func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fileDoc, fallback *doc.Node, skip map[string]bool) map[string]bool {
+func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fileDoc, fallback func() *doc.Node, skip map[string]bool) map[string]bool {
 	found := map[string]bool{}
 	err := h.root.Validate(values)
 	if err == nil {
@@ -228,11 +230,11 @@ func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fi
 			continue
 		}
 		where, n := file, (*doc.Node)(nil)
-		if fileDoc != nil {
+		if d := fileDoc(); d != nil {
 			var full bool
-			n, full = fileDoc.LookupTokens(v.Instance)
-			if !full && fallback != nil {
-				if m, ok := fallback.LookupTokens(v.Instance); ok {
+			n, full = d.LookupTokens(v.Instance)
+			if fb := callOrNil(fallback); !full && fb != nil {
+				if m, ok := fb.LookupTokens(v.Instance); ok {
 					where, n = p.Chart.ValuesFile, m
 				}
 			}
@@ -251,6 +253,13 @@ func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fi
 		p.Reportf(where, pos, ptr, "%s: %s (helm install would refuse these values)", label, v.Message)
 	}
 	return found
+}
+
+func callOrNil(f func() *doc.Node) *doc.Node {
+	if f == nil {
+		return nil
+	}
+	return f()
 }
 
 func escapeAll(toks []string) []string {

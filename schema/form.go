@@ -426,7 +426,7 @@ func childNamed(o *Option, name string) *Option {
 
 func (c *computer) checkString(o *Option, s string) string {
 	if o.pattern != "" {
-		if re := o.patternRe; re != nil && !re.MatchString(s) {
+		if re := o.patternRegexp(); re != nil && !re.MatchString(s) {
 			return fmt.Sprintf("%q does not match the pattern %q", s, o.pattern)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/slider"
@@ -77,6 +78,7 @@ type Option struct {
 	minItems                          int
 	minimum, maximum                  *float64
 	pattern                           string
+	patternOnce                       sync.Once
 	patternRe                         *regexp.Regexp
 	patternNode                       *doc.Node
 	minLength, maxLength, maxItemsVal *int
@@ -106,6 +108,14 @@ type Extension struct {
 	UseRegionSliderConfig *doc.Node
 	OverwriteListEnumWith *doc.Node
 	Hidden, Readonly      *doc.Node
+}
+
+// patternRegexp compiles the option's pattern on first use. Go's RE2
+// differs from ECMAScript on a few constructs; a pattern it cannot compile
+// is not checked.
+func (o *Option) patternRegexp() *regexp.Regexp {
+	o.patternOnce.Do(func() { o.patternRe, _ = regexp.Compile(o.pattern) })
+	return o.patternRe
 }
 
 // SliderConfigName returns the name of the region slider configuration the
@@ -184,11 +194,6 @@ func (s *Schema) build(n *doc.Node, parent *Option, name, path string, inItems b
 	o.Extremity, o.ExtremitySemantic, o.RangeID = str("sliderExtremity"), str("sliderExtremitySemantic"), str("sliderRangeId")
 	o.ExtremityNode, o.RangeIDNode = n.Get("sliderExtremity"), n.Get("sliderRangeId")
 	o.pattern, o.patternNode = str("pattern"), n.Get("pattern")
-	if o.pattern != "" {
-		// Go's RE2 differs from ECMAScript on a few constructs; a pattern it
-		// cannot compile is simply not checked here.
-		o.patternRe, _ = regexp.Compile(o.pattern)
-	}
 	if v, ok := n.Get("minimum").Float(); ok {
 		o.minimum = &v
 	}

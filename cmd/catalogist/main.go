@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
@@ -29,6 +30,12 @@ func (e *exitError) Unwrap() error { return e.err }
 func usageError(err error) error { return &exitError{code: 2, err: err} }
 
 func main() {
+	// A lint run allocates a few hundred megabytes of short-lived schema
+	// trees; collecting half as often saves a tenth of its CPU time for a
+	// modestly larger peak. GOGC still wins when set.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
 	os.Exit(run(os.Args[1:]))
 }
 

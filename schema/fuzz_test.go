@@ -1,0 +1,55 @@
+package schema
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/catalogist/catalogist/region"
+)
+
+// FuzzSchema parses arbitrary documents as values.schema.json and computes
+// their form in a context with a region: whatever the schema, the model and
+// the computation must not panic, and every option must get a field.
+func FuzzSchema(f *testing.F) {
+	for _, root := range []string{"../examples", "../testdata"} {
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && d.Name() == "values.schema.json" {
+				if data, err := os.ReadFile(path); err == nil {
+					f.Add(data)
+				}
+			}
+			return nil
+		})
+	}
+	f.Add([]byte(`{"type":"object","properties":{"a":{"type":"array","minItems":3,"items":{"type":"object","properties":{"b":{"const":1}}}}}}`))
+	reg, err := region.Parse([]byte(`resources: {cpuLimit: 4000m, gpu: "1"}
+sliders:
+  cpu: {sliderMin: 100, sliderMax: 8000, sliderStep: 100, sliderUnit: m}
+  gpu: {sliderMin: 0, sliderMax: 2, sliderStep: 1, sliderUnit: ""}
+`), "")
+	if err != nil {
+		f.Fatal(err)
+	}
+	ctx := NewContext(map[string]any{"git": map[string]any{"name": "Ada", "credentials_cache_duration": 3600}}, reg, nil, "")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse(data, "x-platform")
+		if err != nil {
+			return
+		}
+		s.ForeignExtensions()
+		form := Compute(s, ctx, map[string]any{"a": []any{1, "x"}, "git": map[string]any{"enabled": "yes"}})
+		if len(form.Fields) != len(s.Options) {
+			t.Fatalf("%d fields for %d options", len(form.Fields), len(s.Options))
+		}
+		for _, o := range s.Options {
+			if o.Hidden != nil {
+				o.Hidden.TargetPath(o)
+			}
+			if form.Field(o.Path) == nil {
+				t.Fatalf("no field for option %q", o.Path)
+			}
+		}
+	})
+}
