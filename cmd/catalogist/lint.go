@@ -43,7 +43,7 @@ Exit status: 0 without errors, 1 with errors (or warnings with --strict),
 					f.format = "github"
 				}
 			}
-			return runLint(cmd.OutOrStdout(), cmd.ErrOrStderr(), args, f)
+			return runLint(cmd.OutOrStdout(), args, f)
 		},
 	}
 	fl := cmd.Flags()
@@ -57,7 +57,7 @@ Exit status: 0 without errors, 1 with errors (or warnings with --strict),
 	return cmd
 }
 
-func runLint(stdout, stderr io.Writer, args []string, f lintFlags) error {
+func runLint(stdout io.Writer, args []string, f lintFlags) error {
 	if f.listRules {
 		return listRules(stdout)
 	}
@@ -89,7 +89,11 @@ func runLint(stdout, stderr io.Writer, args []string, f lintFlags) error {
 	var cats []*catalog.Catalog
 	for _, a := range args {
 		if info, err := os.Stat(a); err == nil && !info.IsDir() && filepath.Ext(a) != ".json" {
-			fmt.Fprintf(stderr, "catalogist: skipping %s: not a catalog, a chart directory or a values.schema.json\n", a)
+			// A shell glob such as examples/* also names the files beside
+			// the catalogs; only a file named alone is a mistake.
+			if len(args) == 1 {
+				return usageError(fmt.Errorf("%s is not a catalog, a chart directory or a values.schema.json", a))
+			}
 			continue
 		}
 		cat, err := catalog.Discover(a)
