@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -346,20 +345,4 @@ func readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is a binary file, not text: is it the right file?", path)
 	}
 	return data, nil
-}
-
-// Rel shortens a path relative to the working directory when it is below it.
-func Rel(path string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return path
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return path
-	}
-	if r, err := filepath.Rel(wd, abs); err == nil && !filepath.IsAbs(r) && len(r) > 0 && r[0] != '.' {
-		return r
-	}
-	return path
 }

@@ -40,7 +40,7 @@ var RuleRegionDefault = &Rule{
 	Run: func(p *Pass) {
 		for _, fd := range boundedFields(p) {
 			o, b := fd.Option, fd.Bounds
-			where := describeBounds(p, o, fd.BoundsFrom)
+			where := describeBounds(o, fd.BoundsFrom)
 			if !fd.Defined {
 				// Nothing was usable: the chart's own default, if any, was
 				// rejected and the slider starts empty.

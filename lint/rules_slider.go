@@ -182,7 +182,7 @@ var RuleSliderPair = &Rule{
 }
 
 // describeBounds says where a slider's effective bounds come from.
-func describeBounds(p *Pass, o *schema.Option, origin string) string {
+func describeBounds(o *schema.Option, origin string) string {
 	name := o.SliderConfigName()
 	switch origin {
 	case schema.BoundsRegion:
