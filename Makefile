@@ -14,6 +14,13 @@ HELM4 := $(HELM4)
 export HELM4
 export CATALOGIST_HELM4 := $(HELM4)
 
+# The oldest supported Helm 3 client and Debian's Chromium, for build and
+# page tests; installed by `make tools`.
+HELM3 ?= $(or $(CATALOGIST_HELM3),$(shell bash scripts/install-tools.sh --print helm3))
+export CATALOGIST_HELM3 := $(HELM3)
+CHROMIUM ?= $(or $(CATALOGIST_CHROMIUM),$(shell bash scripts/install-tools.sh --print chromium))
+export CATALOGIST_CHROMIUM := $(CHROMIUM)
+
 # Steps of `make check`, in order.
 CHECK_STEPS := tools fmt-check vet build test lint-examples fuzz
 

@@ -21,10 +21,12 @@ set -euo pipefail
 TOOLS_DIR="${CATALOGIST_TOOLS:-$HOME/.cache/catalogist-tools}"
 
 # Tools installed when no argument is given.
-ALL_TOOLS=(helm4)
+ALL_TOOLS=(helm4 helm3 chromium)
 
 # Pinned versions.
 HELM4_VERSION="v4.3.1"
+# The oldest Helm client whose reading of our output we support.
+HELM3_VERSION="v3.19.5"
 
 log() { printf 'install-tools: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -79,6 +81,41 @@ install_helm4() {
 		helm_has_version "$bin" "$HELM4_VERSION" ||
 			die "$bin does not report version $HELM4_VERSION"
 	fi
+	printf '%s\n' "$bin"
+}
+
+### helm3: the oldest supported Helm 3 client ###############################
+
+path_helm3() { printf '%s/helm-%s/helm\n' "$TOOLS_DIR" "$HELM3_VERSION"; }
+
+install_helm3() {
+	local bin
+	bin=$(path_helm3)
+	if ! helm_has_version "$bin" "$HELM3_VERSION"; then
+		go_install_helm helm.sh/helm/v3 "$HELM3_VERSION" "$(dirname "$bin")"
+		helm_has_version "$bin" "$HELM3_VERSION" ||
+			die "$bin does not report version $HELM3_VERSION"
+	fi
+	printf '%s\n' "$bin"
+}
+
+### chromium: Debian's headless browser, for page tests #####################
+
+path_chromium() { printf '/usr/bin/chromium\n'; }
+
+install_chromium() {
+	local bin
+	bin=$(path_chromium)
+	if ! [ -x "$bin" ]; then
+		need apt-get
+		local sudo=()
+		[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+		log "installing Debian's chromium with apt-get"
+		"${sudo[@]}" apt-get update -qq >&2
+		DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >&2 ||
+			die "apt-get install chromium failed"
+	fi
+	"$bin" --version >&2 || die "$bin does not run"
 	printf '%s\n' "$bin"
 }
 

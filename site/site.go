@@ -1,0 +1,98 @@
+// Package site renders a catalog's static pages for GitHub Pages: an index of
+// charts and one page per chart, from html/template files that a catalog may
+// override.
+package site
+
+import (
+	"time"
+
+	"github.com/catalogist/catalogist/schema"
+)
+
+// Catalog is everything the pages show about a catalog.
+type Catalog struct {
+	// Name, Title, Description and Source come from catalog.yaml; Source
+	// is the catalog's repository URL, for "contribute" links.
+	Name, Title, Description, Source string
+	// SourceBranch is the branch "contribute" links point at (default main).
+	SourceBranch string
+	// RepoURL is the URL users give `helm repo add`: the published base URL
+	// when known, else a placeholder the pages explain.
+	RepoURL string
+	Charts  []*Chart
+	// Generated is the build time shown in the footer; zero hides it (for
+	// byte-identical rebuilds the builder passes a fixed time).
+	Generated time.Time
+}
+
+// Chart is one chart of the catalog, with every published version.
+type Chart struct {
+	Name        string
+	Description string
+	Keywords    []string
+	Home        string
+	Sources     []string
+	Maintainers []Maintainer
+	AppVersion  string
+	// Deprecated mirrors Chart.yaml.
+	Deprecated bool
+	// IconFile is the path of an icon file in the catalog (icons directory);
+	// IconURL an absolute https icon from Chart.yaml. Both empty: the default
+	// icon.
+	IconFile, IconURL string
+	// README is the chart's README.md (Markdown source), may be empty.
+	README []byte
+	// Changes is the artifacthub.io/changes annotation of the latest version.
+	Changes []Change
+	// SourcePath is the chart's folder relative to the catalog repository
+	// root ("charts/jupyter"), for the "contribute" link.
+	SourcePath string
+	// Versions are newest first; Versions[0] is the latest.
+	Versions []Version
+	// Schema and Form are the latest version's option model and computed
+	// form (with the region and catalog bounds, when given); nil when the
+	// chart has no values.schema.json.
+	Schema *schema.Schema
+	Form   *schema.Form
+	// ExtKey is the schema's extension key, shown in the options table.
+	ExtKey string
+}
+
+// Maintainer of a chart.
+type Maintainer struct {
+	Name, Email, URL string
+}
+
+// Change is one entry of artifacthub.io/changes.
+type Change struct {
+	Kind, Description string
+	Links             []Link
+}
+
+// Link is a named URL.
+type Link struct {
+	Name, URL string
+}
+
+// Version is one published version of a chart.
+type Version struct {
+	Version, AppVersion string
+	Created             time.Time
+	Digest              string
+	// URL is the package's address as written in index.yaml (relative to
+	// the site root, or absolute).
+	URL string
+}
+
+// Options of a rendering.
+type Options struct {
+	// Templates, when set, is a directory whose files override the
+	// embedded templates of the same name.
+	Templates string
+}
+
+// Render writes the site of cat into dir (which must exist): index.html,
+// charts/<name>/index.html, assets and icons. It only adds files.
+func Render(dir string, cat *Catalog, opt Options) error {
+	return nil
+}
