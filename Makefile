@@ -24,7 +24,7 @@ export CATALOGIST_CHROMIUM := $(CHROMIUM)
 # Steps of `make check`, in order.
 CHECK_STEPS := tools fmt-check vet build test lint-examples fuzz
 
-.PHONY: build test vet fmt-check lint-examples fuzz tools check bench bench-lint clean
+.PHONY: build test vet fmt-check lint-examples fuzz tools check bench bench-lint bench-build clean
 
 build:
 	$(GO) build -o bin/catalogist ./cmd/catalogist
@@ -74,6 +74,11 @@ bench:
 # catalogist lint against a `helm lint` loop on a generated 100-chart catalog.
 bench-lint:
 	bash scripts/bench-lint.sh
+
+# catalogist build against a `helm package` loop plus `helm repo index`:
+# cold, incremental, and merging into a 15,000-version index.
+bench-build:
+	bash scripts/bench-build.sh
 
 clean:
 	rm -rf bin

@@ -280,13 +280,8 @@ func Sort(fs []Finding) {
 // problems are left for the rules.
 func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, model *launchcontext.Model) (*Pass, error) {
 	p := &Pass{Chart: ch, Catalog: cat, Region: opt.Region, Model: model, state: &passState{}}
-	p.ExtKey = cmp.Or(opt.ExtensionKey, cat.ExtensionKey(), schema.DefaultExtensionKey)
-	var catSliders map[string]*region.Slider
-	var catFile string
-	if cat.Config != nil {
-		catSliders, catFile = cat.Config.Sliders, cat.Config.File
-	}
-	p.Context = schema.NewContext(nil, opt.Region, catSliders, catFile)
+	p.ExtKey = schema.ExtensionKeyFor(opt.ExtensionKey, cat)
+	p.Context = schema.CatalogContext(nil, opt.Region, cat)
 	if ch.ValuesFile != "" {
 		data, err := readFile(ch.ValuesFile)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 
+	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/doc"
 )
 
@@ -175,9 +176,6 @@ func checkDependency(p *Pass, file string, i int, d *doc.Node) {
 	}
 }
 
-// iconExtensions are the image types a catalog's icons directory may hold.
-var iconExtensions = []string{".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"}
-
 // RuleChartIcon checks that every launchable chart has an icon.
 var RuleChartIcon = &Rule{
 	Name: "chart-icon", Severity: Warning, Scope: PerChart,
@@ -192,39 +190,35 @@ var RuleChartIcon = &Rule{
 		}
 		icons := p.Catalog.IconsDir()
 		icon := root.Get("icon")
-		if icon == nil || icon.Text == "" {
-			for _, ext := range iconExtensions {
-				if _, err := os.Stat(filepath.Join(icons, p.Chart.Name+ext)); err == nil {
-					return
+		text := ""
+		if icon != nil {
+			text = icon.Text
+		}
+		resolved := p.Catalog.ResolveIcon(p.Chart.Name, text)
+		if strings.EqualFold(filepath.Ext(resolved.File), ".svg") {
+			if data, err := os.ReadFile(resolved.File); err == nil && catalog.ActiveSVG(data) {
+				n := root
+				if icon != nil {
+					n = icon
 				}
+				p.Reportf(p.Chart.ChartFile, n.Pos, n.Pointer(), "icon %s holds script or embedded content (script, event handler, javascript: or foreignObject): the site shows the default icon instead; export a plain SVG", resolved.File)
 			}
+		}
+		switch resolved.Problem {
+		case catalog.IconMissing:
 			n := root
 			if icon != nil {
 				n = icon
 			}
 			p.Reportf(p.Chart.ChartFile, n.Pos, n.Pointer(), "chart %q has no icon: add icon: https://... to Chart.yaml or put %s.svg in %s", p.Chart.Name, p.Chart.Name, icons)
-			return
-		}
-		u, err := url.Parse(icon.Text)
-		switch {
-		case err == nil && u.Scheme == "https" && u.Host != "":
-		case err == nil && u.Scheme == "http":
+		case catalog.IconHTTP:
 			p.Reportf(p.Chart.ChartFile, icon.Pos, "/icon", "icon %q uses http; pages served over https block it as mixed content: use https", icon.Text)
-		case err == nil && u.Scheme == "" && !strings.HasPrefix(icon.Text, "/"):
-			rel := filepath.FromSlash(icon.Text)
-			if fileExists(filepath.Join(p.Catalog.Dir, rel)) || fileExists(filepath.Join(icons, rel)) {
-				return
-			}
+		case catalog.IconNoFile:
 			p.Reportf(p.Chart.ChartFile, icon.Pos, "/icon", "icon %q is neither an https URL nor a file in %s", icon.Text, icons)
-		default:
+		case catalog.IconNotHTTPS:
 			p.Reportf(p.Chart.ChartFile, icon.Pos, "/icon", "icon %q is not an https URL", icon.Text)
 		}
 	},
-}
-
-func fileExists(p string) bool {
-	info, err := os.Stat(p)
-	return err == nil && !info.IsDir()
 }
 
 // All lists every rule, in the order they are documented.

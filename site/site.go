@@ -4,6 +4,8 @@
 package site
 
 import (
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/catalogist/catalogist/schema"
@@ -89,10 +91,37 @@ type Options struct {
 	// Templates, when set, is a directory whose files override the
 	// embedded templates of the same name.
 	Templates string
+	// KeepPage, when set and true for a chart, leaves out the chart's page:
+	// the caller has put an identical one in place already. The index
+	// still lists the chart.
+	KeepPage func(*Chart) bool
 }
 
 // Render writes the site of cat into dir (which must exist): index.html,
 // charts/<name>/index.html, assets and icons. It only adds files.
+//
+// Every link is relative, so that the site works under any sub-path (GitHub
+// Pages serves a project's pages under /<repo>/). The same input gives
+// byte-identical files. Render builds every file in memory first and writes
+// nothing when a template, an icon or a chart is at fault.
 func Render(dir string, cat *Catalog, opt Options) error {
-	return nil
+	if cat == nil {
+		return fmt.Errorf("render %s: no catalog", dir)
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("render %s: %w", dir, err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("render %s: not a directory", dir)
+	}
+	ts, err := loadTemplates(opt.Templates)
+	if err != nil {
+		return fmt.Errorf("render %s: %w", dir, err)
+	}
+	files, err := build(cat, ts, opt.KeepPage)
+	if err != nil {
+		return fmt.Errorf("render %s: %w", dir, err)
+	}
+	return writeFiles(dir, files)
 }

@@ -296,3 +296,51 @@ func TestCorpus(t *testing.T) {
 		t.Errorf("no hint about the extension key:\n%s", r.stdout)
 	}
 }
+
+func TestBuild(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	r := catalogist(t, nil, "build", "../../examples/ide", "--out", out, "--region", "../../examples/region.yaml")
+	if r.code != 0 || !strings.Contains(r.stdout, "built 2 chart(s)") || !strings.Contains(r.stdout, "2 packaged") {
+		t.Fatalf("build of the ide example: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, f := range []string{"index.yaml", "index.html", "vscode-python-1.2.0.tgz", "charts/vscode-python/index.html"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("build output lacks %s: %v", f, err)
+		}
+	}
+	r = catalogist(t, nil, "build", "../../examples/ide", "--out", out, "--base-url", "https://example.org/ide/")
+	if r.code != 0 || !strings.Contains(r.stdout, "0 packaged, 2 unchanged") {
+		t.Fatalf("rebuild: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	index, _ := os.ReadFile(filepath.Join(out, "index.yaml"))
+	if !strings.Contains(string(index), "- https://example.org/ide/vscode-python-1.2.0.tgz") {
+		t.Errorf("--base-url did not make the URLs absolute:\n%s", index)
+	}
+}
+
+func TestBuildRefusals(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no out", []string{"build", "../../examples/ide"}, 2, "--out is required"},
+		{"prune alone", []string{"build", "../../examples/ide", "--out", out, "--prune"}, 2, "--prune needs --merge"},
+		{"bad index format", []string{"build", "../../examples/ide", "--out", out, "--index-format", "xml"}, 2, "index format"},
+		{"missing catalog", []string{"build", "no/such/dir", "--out", out}, 2, "no/such/dir"},
+		{"lint errors", []string{"build", badFixture, "--out", out}, 1, "lint found"},
+		{"missing published index", []string{"build", "../../examples/ide", "--out", out, "--merge", "no/such/index.yaml"}, 2, "no/such/index.yaml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := catalogist(t, nil, tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("exit %d (want %d), stderr should contain %q:\n%s%s", r.code, tc.code, tc.want, r.stdout, r.stderr)
+			}
+		})
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a refused build wrote its output: %v", err)
+	}
+}

@@ -1,6 +1,8 @@
-// Command gencatalog writes a generated chart catalog for benchmarks:
+// Command gencatalog writes a generated chart catalog, or a generated
+// published index, for benchmarks:
 //
 //	go run ./scripts/gencatalog -n 100 -out /tmp/catalog
+//	go run ./scripts/gencatalog -index 15000 -out /tmp/published/index.yaml
 package main
 
 import (
@@ -13,13 +15,20 @@ import (
 
 func main() {
 	n := flag.Int("n", 100, "number of charts")
-	out := flag.String("out", "", "output directory (created if missing)")
+	index := flag.Int("index", 0, "write an index.yaml of this many versions (with Helm's writer) instead of a catalog")
+	out := flag.String("out", "", "output directory, or index file with -index (created if missing)")
 	flag.Parse()
 	if *out == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: gencatalog [-n N] -out DIR")
+		fmt.Fprintln(os.Stderr, "usage: gencatalog [-n N] -out DIR | gencatalog -index N -out FILE")
 		os.Exit(2)
 	}
-	if err := gencatalog.Write(*out, *n); err != nil {
+	var err error
+	if *index > 0 {
+		err = gencatalog.Index(*index).WriteFile(*out, 0o644)
+	} else {
+		err = gencatalog.Write(*out, *n)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "gencatalog:", err)
 		os.Exit(1)
 	}

@@ -1,0 +1,238 @@
+package builder
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
+
+	"github.com/catalogist/catalogist/catalog"
+)
+
+// formatVersion changes whenever packaging changes the bytes it produces,
+// so that packages of a previous catalogist are not reused.
+const formatVersion = "catalogist-package-1"
+
+// discover finds the catalog's charts, reads their Chart.yaml, orders them
+// by their dependencies on each other and hashes their content.
+func discover(c *Context) error {
+	cat, err := catalog.Discover(c.Options.Catalog)
+	if err != nil {
+		return err
+	}
+	for _, ch := range cat.Charts {
+		if ch.OnlySchema {
+			return fmt.Errorf("%s is a schema file: build needs a catalog directory (or a chart directory)", c.Options.Catalog)
+		}
+	}
+	c.Catalog = cat
+	if c.ExtensionKey == "" {
+		c.ExtensionKey = cat.ExtensionKey()
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	c.RepoURL = c.BaseURL
+	if c.RepoURL == "" && cat.Config != nil {
+		c.RepoURL = strings.TrimRight(cat.Config.BaseURL, "/")
+	}
+	c.previous = loadState(c.Out)
+	charts, err := c.scanCharts(cat.Charts)
+	if err != nil {
+		return err
+	}
+	c.byName = map[string]*Chart{}
+	for _, ch := range charts {
+		if prev := c.byName[ch.Meta.Name]; prev != nil {
+			return fmt.Errorf("%s and %s both define chart %q", prev.Src.Dir, ch.Src.Dir, ch.Meta.Name)
+		}
+		c.byName[ch.Meta.Name] = ch
+	}
+	for _, ch := range charts {
+		for _, d := range ch.Meta.Dependencies {
+			if dep, ok := c.localDependency(ch, d.Name, d.Repository); ok {
+				ch.deps = append(ch.deps, dep)
+			}
+		}
+	}
+	ordered, err := dependencyOrder(charts)
+	if err != nil {
+		return err
+	}
+	c.Charts = ordered
+	for _, ch := range c.Charts {
+		h := sha256.New()
+		fmt.Fprintf(h, "%s\x00%s\x00", formatVersion, ch.ownHash)
+		for _, d := range ch.deps {
+			fmt.Fprintf(h, "dep\x00%s\x00", d.Hash)
+		}
+		ch.Hash = hex.EncodeToString(h.Sum(nil))
+	}
+	return nil
+}
+
+// scanCharts reads every chart's Chart.yaml and hashes its files, on every
+// core. A chart whose files all have the size and modification time the
+// last build recorded keeps the recorded hash and metadata without being
+// read, as git trusts its index.
+func (c *Context) scanCharts(srcs []*catalog.Chart) ([]*Chart, error) {
+	charts := make([]*Chart, len(srcs))
+	errs := make([]error, len(srcs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, src := range srcs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			charts[i], errs[i] = c.scanChart(src)
+		}()
+	}
+	wg.Wait()
+	return charts, errors.Join(errs...)
+}
+
+func (c *Context) scanChart(src *catalog.Chart) (*Chart, error) {
+	if src.ChartFile == "" {
+		return nil, fmt.Errorf("%s: no Chart.yaml", src.Dir)
+	}
+	ch := &Chart{Src: src}
+	stamps, err := fileStamps(src.Dir)
+	if err != nil {
+		return nil, err
+	}
+	ch.stamps = stamps
+	if prev := c.previous.byDir[src.Dir]; prev != nil && prev.Meta != nil && c.previous.trusts(prev.Files, stamps) {
+		ch.Meta, ch.ownHash = prev.Meta, prev.OwnHash
+		return ch, nil
+	}
+	md, err := chartutil.LoadChartfile(src.ChartFile)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src.ChartFile, err)
+	}
+	if md.Name != src.Name {
+		return nil, fmt.Errorf("%s: chart name %q differs from its directory %q: rename one of them", src.ChartFile, md.Name, src.Name)
+	}
+	ch.Meta = md
+	if ch.ownHash, err = filesHash(src.Dir, stamps); err != nil {
+		return nil, err
+	}
+	return ch, nil
+}
+
+// fileStamp is what a file's content is presumed unchanged by.
+type fileStamp struct {
+	Path  string `json:"path"`
+	Size  int64  `json:"size"`
+	MTime int64  `json:"mtime"`
+}
+
+// fileStamps lists a chart directory's regular files in lexical order.
+func fileStamps(dir string) ([]fileStamp, error) {
+	var stamps []fileStamp
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		stamps = append(stamps, fileStamp{Path: filepath.ToSlash(rel), Size: info.Size(), MTime: info.ModTime().UnixNano()})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", dir, err)
+	}
+	return stamps, nil
+}
+
+// filesHash hashes the names and contents of a chart's files.
+func filesHash(dir string, stamps []fileStamp) (string, error) {
+	h := sha256.New()
+	for _, st := range stamps {
+		fmt.Fprintf(h, "%s\x00", st.Path)
+		if err := hashFile(h, filepath.Join(dir, filepath.FromSlash(st.Path))); err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// localDependency returns the catalog chart a dependency designates, when
+// it is taken from the sources: a file:// repository that is a chart of
+// this catalog, or the catalog's own published URL.
+func (c *Context) localDependency(ch *Chart, name, repository string) (*Chart, bool) {
+	dep := c.byName[name]
+	if dep == nil {
+		return nil, false
+	}
+	if p, ok := strings.CutPrefix(repository, "file://"); ok {
+		target, err1 := filepath.Abs(filepath.Join(ch.Src.Dir, p))
+		own, err2 := filepath.Abs(dep.Src.Dir)
+		return dep, err1 == nil && err2 == nil && target == own
+	}
+	return dep, c.RepoURL != "" && strings.TrimRight(repository, "/") == c.RepoURL
+}
+
+// dependencyOrder sorts charts so that every chart comes after the catalog
+// charts it depends on, keeping the discovery order otherwise.
+func dependencyOrder(charts []*Chart) ([]*Chart, error) {
+	const (
+		unseen = iota
+		visiting
+		done
+	)
+	mark := map[*Chart]int{}
+	var out []*Chart
+	var visit func(ch *Chart, path []string) error
+	visit = func(ch *Chart, path []string) error {
+		switch mark[ch] {
+		case done:
+			return nil
+		case visiting:
+			return fmt.Errorf("dependency cycle: %s", strings.Join(append(path, ch.Meta.Name), " -> "))
+		}
+		mark[ch] = visiting
+		for _, d := range ch.deps {
+			if err := visit(d, append(path, ch.Meta.Name)); err != nil {
+				return err
+			}
+		}
+		mark[ch] = done
+		out = append(out, ch)
+		return nil
+	}
+	for _, ch := range charts {
+		if err := visit(ch, nil); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func hashFile(w io.Writer, p string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return fmt.Errorf("hashing: %w", err)
+	}
+	defer f.Close()
+	n, err := io.Copy(w, f)
+	if err != nil {
+		return fmt.Errorf("hashing %s: %w", p, err)
+	}
+	fmt.Fprintf(w, "\x00%d\x00", n)
+	return nil
+}
+
+// errNotDir reports an output path that exists but is not a directory.
+var errNotDir = errors.New("exists and is not a directory")

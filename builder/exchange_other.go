@@ -1,0 +1,9 @@
+//go:build !linux
+
+package builder
+
+import "errors"
+
+// exchange is only atomic on Linux; elsewhere publish falls back to two
+// renames.
+func exchange(a, b string) error { return errors.ErrUnsupported }

@@ -1,0 +1,119 @@
+package builder
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/lint"
+)
+
+// ErrLint is returned when the catalog has lint errors; the report has been
+// written to the log.
+type ErrLint struct{ Errors int }
+
+func (e *ErrLint) Error() string {
+	return fmt.Sprintf("lint found %d error(s); fix them and build again (nothing was written)", e.Errors)
+}
+
+// lintCatalog lints the charts whose content changed since the last build
+// and reuses the recorded findings of the others. Errors stop the build;
+// warnings are only printed.
+func lintCatalog(c *Context) error {
+	key, err := c.lintKey()
+	if err != nil {
+		return err
+	}
+	changed := *c.Catalog
+	changed.Charts = nil
+	var kept []lint.Finding
+	for _, ch := range c.Charts {
+		cs := c.chartState(ch.Meta.Name)
+		cs.LintKey = key
+		if prev := c.previous.Charts[ch.Meta.Name]; prev != nil && prev.Hash == ch.Hash && prev.LintKey == key {
+			cs.Findings = prev.Findings
+			for _, f := range prev.Findings {
+				f.Finding.Severity = f.Sev
+				kept = append(kept, f.Finding)
+			}
+			continue
+		}
+		changed.Charts = append(changed.Charts, ch.Src)
+	}
+	res, err := lint.Run([]*catalog.Catalog{&changed}, lint.Options{ExtensionKey: c.ExtensionKey, Region: c.Region})
+	if err != nil {
+		return err
+	}
+	for _, f := range res.Findings {
+		if ch := c.chartOfFile(f.File); ch != nil {
+			cs := c.chartState(ch.Meta.Name)
+			cs.Findings = append(cs.Findings, savedFinding{Finding: f, Sev: f.Severity})
+		}
+	}
+	res.Findings = append(res.Findings, kept...)
+	res.Charts = len(c.Charts)
+	lint.Sort(res.Findings)
+	c.Lint = res
+	if len(res.Findings) > 0 {
+		if err := lint.Write(c.Log, res, c.lintFormat()); err != nil {
+			return err
+		}
+	}
+	if errs, _ := res.Count(); errs > 0 {
+		return &ErrLint{Errors: errs}
+	}
+	return nil
+}
+
+func (c *Context) lintFormat() string {
+	if c.LintFormat == "" {
+		return "text"
+	}
+	return c.LintFormat
+}
+
+// chartOfFile finds the chart a finding's file belongs to.
+func (c *Context) chartOfFile(file string) *Chart {
+	dir := filepath.Dir(file)
+	for dir != "." && dir != string(filepath.Separator) {
+		for _, ch := range c.Charts {
+			if filepath.Clean(ch.Src.Dir) == dir {
+				return ch
+			}
+		}
+		next := filepath.Dir(dir)
+		if next == dir {
+			break
+		}
+		dir = next
+	}
+	return nil
+}
+
+// lintKey hashes what findings depend on besides the chart itself: the
+// catalog's settings, the region and the extension key.
+func (c *Context) lintKey() (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", formatVersion, c.ExtensionKey, c.Catalog.Dir)
+	if cfg := c.Catalog.Config; cfg != nil {
+		if err := hashFile(h, cfg.File); err != nil {
+			return "", err
+		}
+	}
+	if c.RegionFile != "" {
+		if err := hashFile(h, c.RegionFile); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00", c.RegionID)
+	}
+	// The icons directory decides the chart-icon rule.
+	if entries, err := os.ReadDir(c.Catalog.IconsDir()); err == nil {
+		for _, e := range entries {
+			fmt.Fprintf(h, "%s\x00", e.Name())
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

@@ -1,0 +1,81 @@
+package catalog
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// IconExtensions are the image types a catalog's icons directory may hold.
+var IconExtensions = []string{".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"}
+
+// IconProblem says why a chart's icon cannot be shown.
+type IconProblem int
+
+const (
+	IconOK IconProblem = iota
+	// IconMissing: Chart.yaml names no icon and none is named after the chart.
+	IconMissing
+	// IconHTTP: an http URL, blocked as mixed content on https pages.
+	IconHTTP
+	// IconNoFile: a relative path that is no file of the catalog.
+	IconNoFile
+	// IconNotHTTPS: any other scheme.
+	IconNotHTTPS
+)
+
+// Icon is where a chart's icon comes from: a file of the catalog or an https
+// URL. Both empty means the default icon, for the reason in Problem.
+type Icon struct {
+	File, URL string
+	Problem   IconProblem
+}
+
+// ResolveIcon finds the icon of a chart from Chart.yaml's icon value: an
+// https URL, a path relative to the catalog or its icons directory, or, when
+// empty, a file of the icons directory named after the chart. Lint and the
+// site both resolve icons here so that what lint accepts is what pages show.
+func (c *Catalog) ResolveIcon(chartName, icon string) Icon {
+	icons := c.IconsDir()
+	if icon == "" {
+		for _, ext := range IconExtensions {
+			if p := filepath.Join(icons, chartName+ext); isFile(p) {
+				return Icon{File: p}
+			}
+		}
+		return Icon{Problem: IconMissing}
+	}
+	u, err := url.Parse(icon)
+	switch {
+	case err == nil && u.Scheme == "https" && u.Host != "":
+		return Icon{URL: icon}
+	case err == nil && u.Scheme == "http":
+		return Icon{Problem: IconHTTP}
+	case err == nil && u.Scheme == "" && u.Host == "" && !strings.HasPrefix(icon, "/"):
+		rel := filepath.FromSlash(icon)
+		for _, p := range []string{filepath.Join(c.Dir, rel), filepath.Join(icons, rel)} {
+			if isFile(p) {
+				return Icon{File: p}
+			}
+		}
+		return Icon{Problem: IconNoFile}
+	}
+	return Icon{Problem: IconNotHTTPS}
+}
+
+func isFile(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && !info.IsDir()
+}
+
+// activeSVG matches what makes an SVG more than a picture: scripts, event
+// handlers, javascript: URLs and embedded documents.
+var activeSVG = regexp.MustCompile(`(?i)<\s*(script|foreignobject|iframe|embed|object|handler)\b|\son[a-z]+\s*=|javascript\s*:|<!entity`)
+
+// ActiveSVG reports whether an SVG icon holds script or embedded content.
+// Inside <img> it would not run, but opened directly from the published
+// site it runs on the site's origin, where no header can stop it: such
+// icons are refused.
+func ActiveSVG(data []byte) bool { return activeSVG.Match(data) }

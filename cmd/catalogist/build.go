@@ -1,0 +1,99 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catalogist/catalogist/builder"
+	"github.com/catalogist/catalogist/lint"
+	"github.com/catalogist/catalogist/repoindex"
+)
+
+func newBuildCmd() *cobra.Command {
+	var opt builder.Options
+	var verbose bool
+	cmd := &cobra.Command{
+		Use:   "build [CATALOG] --out DIR",
+		Short: "Package a catalog, write its index.yaml and its static site",
+		Long: `Build turns a catalog repository into a static chart repository and a site
+for GitHub Pages: reproducible packages (<name>-<version>.tgz), a merged
+index.yaml, and index.html with one page per chart.
+
+It lints first: errors stop the build, warnings are printed. The output is
+assembled next to --out and put in place only when everything succeeded;
+charts whose content is unchanged since the last build into --out are not
+repackaged.
+
+With --merge, the published index (a file, a directory or a URL) is merged:
+published versions keep their date, a published version whose package
+changed is refused, and published versions no longer in the sources are
+kept (their packages carried into the output) unless --prune.
+
+Exit status: 0 on success, 1 when lint or the merge refuses the build,
+2 for usage or input errors.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opt.Catalog = "."
+			if len(args) == 1 {
+				opt.Catalog = args[0]
+			}
+			if opt.LintFormat == "" && os.Getenv("GITHUB_ACTIONS") == "true" {
+				opt.LintFormat = "github"
+			}
+			return runBuild(cmd.OutOrStdout(), cmd.ErrOrStderr(), opt, verbose)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opt.Out, "out", "", "output directory, replaced as a whole when the build succeeds (required)")
+	fl.StringVar(&opt.BaseURL, "base-url", "", "absolute URL the repository is published at: makes package URLs absolute (default: catalog.yaml baseURL, else relative URLs)")
+	fl.StringVar(&opt.Merge, "merge", "", "currently published index to merge: index.yaml file, directory or URL")
+	fl.BoolVar(&opt.Prune, "prune", false, "with --merge, drop published versions that are no longer in the sources")
+	fl.StringVar(&opt.RegionFile, "region", "", "region file whose bounds lint checks and the pages show")
+	fl.StringVar(&opt.RegionID, "region-id", "", "region to pick from a regions.json with several regions")
+	fl.StringVar(&opt.Templates, "templates", "", "directory of templates overriding the embedded ones by file name")
+	fl.StringVar(&opt.IndexFormat, "index-format", "yaml", "index.yaml content: yaml, or json (which Helm reads faster)")
+	fl.StringVar(&opt.ExtensionKey, "extension-key", "", `schema extension key (default "x-platform", or extensionKey in catalog.yaml)`)
+	fl.StringVar(&opt.CacheDir, "cache-dir", "", "cache of dependencies fetched from other repositories (default: the user cache directory)")
+	fl.BoolVarP(&verbose, "verbose", "v", false, "print how long each step took")
+	fl.StringVar(&opt.LintFormat, "format", "", "format of the lint report: text, json, github or sarif")
+	return cmd
+}
+
+func runBuild(stdout, stderr io.Writer, opt builder.Options, verbose bool) error {
+	if opt.Out == "" {
+		return usageError(errors.New("--out is required: the directory to write the repository and the site into"))
+	}
+	if opt.LintFormat != "" && !validFormat(opt.LintFormat) {
+		return usageError(fmt.Errorf("unknown format %q (known: %s)", opt.LintFormat, strings.Join(lint.Formats, ", ")))
+	}
+	if opt.RegionID != "" && opt.RegionFile == "" {
+		return usageError(errors.New("--region-id needs --region"))
+	}
+	if opt.Prune && opt.Merge == "" {
+		return usageError(errors.New("--prune needs --merge: there is no published index to prune"))
+	}
+	opt.Log = stderr
+	res, err := builder.Build(opt)
+	if err != nil {
+		var le *builder.ErrLint
+		var ce *repoindex.ConflictError
+		if errors.As(err, &le) || errors.As(err, &ce) {
+			return &exitError{code: 1, err: err}
+		}
+		return usageError(err)
+	}
+	if verbose {
+		for _, s := range res.Steps {
+			fmt.Fprintf(stderr, "%-12s %8.1f ms\n", s.Name, float64(s.Took.Microseconds())/1000)
+		}
+	}
+	_, warns := res.Lint.Count()
+	fmt.Fprintf(stdout, "built %d chart(s) into %s: %d packaged, %d unchanged, %d carried from the published index, %d lint warning(s)\n",
+		res.Charts, opt.Out, res.Packaged, res.Reused, res.Carried, warns)
+	return nil
+}

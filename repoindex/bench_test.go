@@ -1,0 +1,110 @@
+package repoindex
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	chart "helm.sh/helm/v4/pkg/chart/v2"
+	repo "helm.sh/helm/v4/pkg/repo/v1"
+)
+
+// bigIndex is the 15,000-version index as Helm writes it, made once.
+var bigIndex = sync.OnceValue(func() []byte {
+	dir, err := os.MkdirTemp("", "repoindex-bench")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	p := filepath.Join(dir, "index.yaml")
+	if err := genIndex(15000).WriteFile(p, 0o644); err != nil {
+		panic(err)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		panic(err)
+	}
+	return data
+})
+
+// newBuild is a build of one new version of a chart of bigIndex.
+func newBuild() *repo.IndexFile {
+	idx := &repo.IndexFile{APIVersion: repo.APIVersionV1, Entries: map[string]repo.ChartVersions{}}
+	idx.Entries["chart-007"] = repo.ChartVersions{{
+		Metadata: &chart.Metadata{APIVersion: "v2", Name: "chart-007", Version: "9.9.9", Description: "New."},
+		URLs:     []string{"https://example.com/charts/chart-007-9.9.9.tgz"},
+		Created:  time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC),
+		Digest:   "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+	}}
+	return idx
+}
+
+// BenchmarkMerge15000 is the builder's work on a large published index:
+// read it, merge one new version, write the result.
+func BenchmarkMerge15000(b *testing.B) {
+	data := bigIndex()
+	b.SetBytes(int64(len(data)))
+	var out bytes.Buffer
+	for b.Loop() {
+		published, err := Read(data, "index.yaml")
+		if err != nil {
+			b.Fatal(err)
+		}
+		merged, _, err := Merge(newBuild(), published, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out.Reset()
+		if err := Encode(&out, merged, "yaml"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHelmMerge15000 is the same work with Helm's own code.
+func BenchmarkHelmMerge15000(b *testing.B) {
+	data := bigIndex()
+	dir := b.TempDir()
+	in, out := filepath.Join(dir, "in.yaml"), filepath.Join(dir, "out.yaml")
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		idx, err := repo.LoadIndexFile(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		idx.Merge(newBuild())
+		idx.SortEntries()
+		if err := idx.WriteFile(out, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRead15000(b *testing.B) {
+	data := bigIndex()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Read(data, "index.yaml"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncode15000(b *testing.B) {
+	idx, err := Read(bigIndex(), "index.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := Encode(io.Discard, idx, "yaml"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,277 @@
+package repoindex
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	chart "helm.sh/helm/v4/pkg/chart/v2"
+	repo "helm.sh/helm/v4/pkg/repo/v1"
+)
+
+// ConflictError is a version already published with a different digest:
+// a published package must never change under the same version.
+type ConflictError struct {
+	Chart, Version   string
+	Published, Built string // digests, as found in the indexes
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("chart %q version %s is already published with digest %s but the build produced %s; bump the chart version instead of changing a published one",
+		e.Chart, e.Version, showDigest(e.Published), showDigest(e.Built))
+}
+
+func showDigest(d string) string {
+	if d == "" {
+		return "(none)"
+	}
+	return "sha256:" + normalDigest(d)
+}
+
+// normalDigest makes digests comparable: Helm writes bare hex, other
+// tools prefix "sha256:" or use upper case.
+func normalDigest(d string) string {
+	d = strings.ToLower(strings.TrimSpace(d))
+	return strings.TrimPrefix(d, "sha256:")
+}
+
+// Report of a merge.
+type Report struct {
+	Kept    int                  // versions present in both (published created and digest kept)
+	Added   int                  // versions only in the build
+	Carried []*repo.ChartVersion // published-only versions kept in the result (the builder must make their relative URLs resolve)
+	Pruned  []*repo.ChartVersion // published-only versions dropped because prune was set
+}
+
+// Merge returns a new index containing every version of built. A version
+// also in published must have the same digest, else the error is a
+// *ConflictError, or, when several versions conflict, an errors.Join of
+// them all in chart and version order (errors.As finds the first). The
+// result takes the published version's created date and digest, so that
+// republishing leaves it unchanged, and everything else (URLs included)
+// from built. Published-only versions are kept (Report.Carried) unless
+// prune is set (Report.Pruned).
+//
+// Neither input is modified, and the result shares no memory with them:
+// the Carried versions are the result's own, for the caller to edit (to
+// rewrite their URLs, say). Top-level fields (annotations, public keys,
+// server info) are built's. Generated is the latest created date among the
+// result's versions (the inputs' latest Generated if it has none), never
+// the current time, so that merging the same inputs gives the same bytes.
+// A nil input is an empty index. Versions are matched by chart name and
+// exact version string; a version built twice is an error.
+func Merge(built, published *repo.IndexFile, prune bool) (*repo.IndexFile, *Report, error) {
+	built, published = orEmpty(built), orEmpty(published)
+	pub := byVersion(published)
+	out := &repo.IndexFile{
+		ServerInfo:  cloneAnyMap(built.ServerInfo),
+		APIVersion:  repo.APIVersionV1,
+		Entries:     make(map[string]repo.ChartVersions, len(built.Entries)+len(published.Entries)),
+		PublicKeys:  slices.Clone(built.PublicKeys),
+		Annotations: maps.Clone(built.Annotations),
+	}
+	r := &Report{}
+	var conflicts []error
+	for _, name := range sortedNames(built.Entries) {
+		cvs, errs, err := mergeChart(name, built.Entries[name], pub[name], r)
+		if err != nil {
+			return nil, nil, err
+		}
+		conflicts = append(conflicts, errs...)
+		out.Entries[name] = cvs
+	}
+	switch len(conflicts) {
+	case 0:
+	case 1:
+		return nil, nil, conflicts[0]
+	default:
+		return nil, nil, errors.Join(conflicts...)
+	}
+	carry(out, published, built, prune, r)
+	for name, cvs := range out.Entries {
+		if len(cvs) == 0 {
+			delete(out.Entries, name) // a chart without versions serves no one
+			continue
+		}
+		sortVersions(cvs)
+	}
+	out.Generated = latest(out, built, published)
+	return out, r, nil
+}
+
+func orEmpty(idx *repo.IndexFile) *repo.IndexFile {
+	if idx == nil {
+		return &repo.IndexFile{}
+	}
+	return idx
+}
+
+// byVersion indexes the versions of idx by chart and version. Of two
+// entries of one version, Helm clients use the first in sorted order.
+func byVersion(idx *repo.IndexFile) map[string]map[string]*repo.ChartVersion {
+	out := make(map[string]map[string]*repo.ChartVersion, len(idx.Entries))
+	for name, cvs := range idx.Entries {
+		sorted := slices.Clone(cvs)
+		sortVersions(sorted)
+		m := make(map[string]*repo.ChartVersion, len(sorted))
+		for _, cv := range sorted {
+			if v := versionOf(cv); cv != nil && m[v] == nil {
+				m[v] = cv
+			}
+		}
+		out[name] = m
+	}
+	return out
+}
+
+// mergeChart merges the built versions of one chart with the published
+// ones, returning the conflicts in version order.
+func mergeChart(name string, built repo.ChartVersions, pub map[string]*repo.ChartVersion, r *Report) (repo.ChartVersions, []error, error) {
+	sorted := slices.Clone(built)
+	sortVersions(sorted)
+	out := make(repo.ChartVersions, 0, len(sorted)+len(pub))
+	seen := make(map[string]bool, len(sorted))
+	var conflicts []error
+	for _, cv := range sorted {
+		if cv == nil || cv.Metadata == nil {
+			return nil, nil, fmt.Errorf("merge index: chart %q has an entry without metadata", name)
+		}
+		if seen[cv.Version] {
+			return nil, nil, fmt.Errorf("merge index: chart %q version %s is built twice", name, cv.Version)
+		}
+		seen[cv.Version] = true
+		c := cloneVersion(cv)
+		if p := pub[cv.Version]; p != nil {
+			if p.Digest != "" && normalDigest(p.Digest) != normalDigest(cv.Digest) {
+				conflicts = append(conflicts, &ConflictError{Chart: name, Version: cv.Version, Published: p.Digest, Built: cv.Digest})
+				continue
+			}
+			// A published index without a digest (Helm 2 era) cannot
+			// prove a change: the build's digest is taken.
+			c.Created = p.Created
+			if p.Digest != "" {
+				c.Digest = p.Digest
+			}
+			r.Kept++
+		} else {
+			r.Added++
+		}
+		out = append(out, c)
+	}
+	return out, conflicts, nil
+}
+
+// carry adds to out, or reports as pruned, the published versions built
+// does not have, in chart and version order.
+func carry(out, published, built *repo.IndexFile, prune bool, r *Report) {
+	builtVersions := byVersion(built)
+	for _, name := range sortedNames(published.Entries) {
+		cvs := slices.Clone(published.Entries[name])
+		sortVersions(cvs)
+		seen := map[string]bool{}
+		for _, p := range cvs {
+			v := versionOf(p)
+			if p == nil || p.Metadata == nil || builtVersions[name][v] != nil || seen[v] {
+				continue
+			}
+			seen[v] = true
+			c := cloneVersion(p)
+			if prune {
+				r.Pruned = append(r.Pruned, c)
+				continue
+			}
+			r.Carried = append(r.Carried, c)
+			out.Entries[name] = append(out.Entries[name], c)
+		}
+	}
+}
+
+// latest is the newest created date of out's versions, or of the inputs'
+// Generated when it has none.
+func latest(out, built, published *repo.IndexFile) time.Time {
+	var t time.Time
+	for _, cvs := range out.Entries {
+		for _, cv := range cvs {
+			if cv.Created.After(t) {
+				t = cv.Created
+			}
+		}
+	}
+	if t.IsZero() {
+		t = built.Generated
+		if published.Generated.After(t) {
+			t = published.Generated
+		}
+	}
+	return t
+}
+
+// cloneVersion copies cv deeply enough that editing the copy, its
+// metadata, lists and maps included, leaves cv alone.
+func cloneVersion(cv *repo.ChartVersion) *repo.ChartVersion {
+	c := *cv
+	c.URLs = slices.Clone(cv.URLs)
+	if cv.Metadata != nil {
+		md := *cv.Metadata
+		md.Sources = slices.Clone(md.Sources)
+		md.Keywords = slices.Clone(md.Keywords)
+		md.Annotations = maps.Clone(md.Annotations)
+		md.Maintainers = cloneEach(md.Maintainers, func(m chart.Maintainer) chart.Maintainer { return m })
+		md.Dependencies = cloneEach(md.Dependencies, func(d chart.Dependency) chart.Dependency {
+			d.Tags = slices.Clone(d.Tags)
+			d.ImportValues = cloneAnyList(d.ImportValues)
+			return d
+		})
+		c.Metadata = &md
+	}
+	return &c
+}
+
+func cloneEach[T any](list []*T, clone func(T) T) []*T {
+	if list == nil {
+		return nil
+	}
+	out := make([]*T, len(list))
+	for i, p := range list {
+		if p != nil {
+			v := clone(*p)
+			out[i] = &v
+		}
+	}
+	return out
+}
+
+func cloneAny(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return cloneAnyMap(v)
+	case []any:
+		return cloneAnyList(v)
+	}
+	return v
+}
+
+func cloneAnyMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = cloneAny(v)
+	}
+	return out
+}
+
+func cloneAnyList(list []any) []any {
+	if list == nil {
+		return nil
+	}
+	out := make([]any, len(list))
+	for i, v := range list {
+		out[i] = cloneAny(v)
+	}
+	return out
+}

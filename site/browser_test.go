@@ -1,0 +1,410 @@
+package site
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/catalogist/catalogist/internal/tooltest"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// The browser test loads rendered sites in the system's Chromium, under the
+// pages' own Content-Security-Policy, and checks that hostile catalog
+// content runs nothing while the site's own script (the card filter) works.
+// It also saves screenshots for review. It never skips: without Chromium it
+// fails and says how to install it.
+
+// chromium finds the browser: $CATALOGIST_CHROMIUM, else chromium on PATH.
+func chromium(t *testing.T) string {
+	t.Helper()
+	return tooltest.Tool(t, "CATALOGIST_CHROMIUM", "chromium", "chromium-browser")
+}
+
+// artifactsDir is where screenshots go: $CATALOGIST_ARTIFACTS, else
+// bin/artifacts at the repository root.
+func artifactsDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("CATALOGIST_ARTIFACTS")
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := wd
+		for {
+			if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+				break
+			}
+			parent := filepath.Dir(root)
+			if parent == root {
+				t.Fatalf("no go.mod above %s", wd)
+			}
+			root = parent
+		}
+		dir = filepath.Join(root, "bin", "artifacts")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// recorder collects what a page does that the test must see: dialogs,
+// console and log messages, uncaught exceptions.
+type recorder struct {
+	mu         sync.Mutex
+	dialogs    []string
+	messages   []string
+	exceptions []string
+}
+
+func (r *recorder) reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.dialogs, r.messages, r.exceptions = nil, nil, nil
+}
+
+func (r *recorder) snapshot() (dialogs, messages, exceptions []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.dialogs), slices.Clone(r.messages), slices.Clone(r.exceptions)
+}
+
+// cspReporter runs in every document before its own scripts (injected by
+// DevTools, so the page's CSP does not apply to it) and keeps the page's
+// CSP violations.
+const cspReporter = `window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', function (e) {
+  window.__cspViolations.push(e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber);
+});`
+
+// visitResult is what a page did.
+type visitResult struct {
+	url, title     string
+	pwned          bool
+	headerPosition string
+	broken         []string
+	violations     []string
+	cspMessages    []string
+	errors         []string
+	dialogs        []string
+	exceptions     []string
+}
+
+type pageCheck struct {
+	path, title string
+	// clean pages must cause no CSP violation, console error or
+	// exception: they are ours, from the normal catalog.
+	clean bool
+}
+
+func TestSiteInBrowser(t *testing.T) {
+	exe := chromium(t)
+	artifacts := artifactsDir(t)
+
+	normalDir := render(t, normalCatalog(t), Options{})
+	hostile := hostileCatalog(t)
+	hostileDir := render(t, hostile, Options{})
+	writeCanaries(t, hostileDir)
+	normalSrv := httptest.NewServer(http.FileServer(http.Dir(normalDir)))
+	defer normalSrv.Close()
+	hostileSrv := httptest.NewServer(http.FileServer(http.Dir(hostileDir)))
+	defer hostileSrv.Close()
+
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(exe),
+		chromedp.Headless,
+		chromedp.NoSandbox, // the tests run as root
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1280, 900),
+	)
+	defer cancelAlloc()
+
+	rec := &recorder{}
+	var tab context.Context
+	tab, cancelTab := chromedp.NewContext(alloc, chromedp.WithListener(func(ev any) {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		switch ev := ev.(type) {
+		case *page.EventJavascriptDialogOpening:
+			rec.dialogs = append(rec.dialogs, string(ev.Type)+": "+ev.Message)
+			// A dialog blocks the page: dismiss it (the test fails anyway).
+			go chromedp.Call(tab, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
+		case *log.EventEntryAdded:
+			rec.messages = append(rec.messages, fmt.Sprintf("log %s/%s: %s (%s)", ev.Entry.Source, ev.Entry.Level, ev.Entry.Text, ev.Entry.URL))
+		case *runtime.EventConsoleAPICalled:
+			var args []string
+			for _, a := range ev.Args {
+				args = append(args, string(a.Value)+a.Description)
+			}
+			rec.messages = append(rec.messages, fmt.Sprintf("console.%s: %s", ev.Type, strings.Join(args, " ")))
+		case *runtime.EventExceptionThrown:
+			rec.exceptions = append(rec.exceptions, ev.ExceptionDetails.Text)
+		}
+	}))
+	defer cancelTab()
+	ctx, cancel := context.WithTimeout(tab, 60*time.Second)
+	defer cancel()
+
+	start := time.Now()
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspReporter}); err != nil {
+		t.Fatalf("starting Chromium (%s): %v", exe, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+
+	// load opens a page and reports what it did.
+	load := func(path string) visitResult {
+		t.Helper()
+		rec.reset()
+		res := visitResult{url: path}
+		if err := chromedp.Do(ctx, chromedp.Navigate(path)); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		// Navigate returns after the load event: every image has loaded or
+		// failed. Let late events (CSP reports, console messages) arrive.
+		if err := chromedp.Do(ctx, chromedp.Sleep(150*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if res.broken, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](
+			`Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'))`)); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if res.pwned, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__pwned !== undefined`)); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if res.title, err = chromedp.Run(ctx, chromedp.Title()); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if res.headerPosition, err = chromedp.Run(ctx, chromedp.Evaluate[string](
+			`(h => h ? getComputedStyle(h).position : '')(document.querySelector('.site-header'))`)); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if res.violations, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](`window.__cspViolations || []`)); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		var messages []string
+		res.dialogs, messages, res.exceptions = rec.snapshot()
+		for _, m := range messages {
+			if strings.Contains(m, "Content Security Policy") {
+				res.cspMessages = append(res.cspMessages, m)
+			} else if strings.Contains(m, unreachableIcon) {
+				// The remote icon that cannot load, on purpose.
+			} else if strings.Contains(m, "/error:") || strings.HasPrefix(m, "console.error") {
+				res.errors = append(res.errors, m)
+			}
+		}
+		return res
+	}
+	// visit loads a page of a rendered site and checks that nothing
+	// injected ran, that the page's own stylesheet applies and that no
+	// image is broken.
+	visit := func(base string, pc pageCheck) {
+		t.Helper()
+		res := load(base + "/" + pc.path)
+		if res.pwned {
+			t.Errorf("%s: window.__pwned is set: injected script ran", res.url)
+		}
+		if len(res.dialogs) > 0 {
+			t.Errorf("%s: dialogs opened: %q", res.url, res.dialogs)
+		}
+		if res.title != pc.title {
+			t.Errorf("%s: title %q, want %q", res.url, res.title, pc.title)
+		}
+		if res.headerPosition != "sticky" {
+			t.Errorf("%s: the site's stylesheet does not apply (header position %q)", res.url, res.headerPosition)
+		}
+		if len(res.broken) > 0 {
+			t.Errorf("%s: broken images %q", res.url, res.broken)
+		}
+		if pc.clean {
+			if len(res.violations) > 0 || len(res.cspMessages) > 0 {
+				t.Errorf("%s: our own page violates its CSP: %q %q", res.url, res.violations, res.cspMessages)
+			}
+			if len(res.errors) > 0 || len(res.exceptions) > 0 {
+				t.Errorf("%s: errors: %q, exceptions %q", res.url, res.errors, res.exceptions)
+			}
+		} else if len(res.violations)+len(res.cspMessages) > 0 {
+			t.Logf("%s: blocked by the CSP (allowed on hostile pages): %q %q", res.url, res.violations, res.cspMessages)
+		}
+	}
+
+	// Canaries: the checks above must see a script that runs, a dialog, a
+	// broken image and a CSP violation, or they prove nothing.
+	canary := load(hostileSrv.URL + "/canary.html")
+	if !canary.pwned || len(canary.dialogs) != 1 || len(canary.broken) != 1 || canary.title != "canary" {
+		t.Errorf("the unprotected canary page went unnoticed: %+v", canary)
+	}
+	canary = load(hostileSrv.URL + "/canary-csp.html")
+	if canary.pwned || len(canary.dialogs) > 0 {
+		t.Errorf("the CSP did not block the canary's inline script: %+v", canary)
+	}
+	if len(canary.violations) == 0 || len(canary.cspMessages) == 0 {
+		t.Errorf("the canary's CSP violations went unnoticed: %+v", canary)
+	}
+
+	screenshot := func(name string) {
+		t.Helper()
+		buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Errorf("screenshot %s: %v", name, err)
+			return
+		}
+		if err := os.WriteFile(filepath.Join(artifacts, name), buf, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	visibleCards := func() []string {
+		t.Helper()
+		names, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+			`Array.from(document.querySelectorAll('[data-card]')).filter(c => c.offsetParent !== null).map(c => c.dataset.name)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return names
+	}
+
+	// The hostile catalog: nothing runs, the page titles are the hostile
+	// text as text, and the filter (our script) works next to the payloads.
+	const hostileTitle = `<script>document.title='pwned';window.__pwned=1</script>Evil catalog`
+	visit(hostileSrv.URL, pageCheck{path: "index.html", title: hostileTitle})
+	if got := visibleCards(); !slices.Equal(got, []string{"evil", "evil-url", "jupyter"}) {
+		t.Errorf("hostile index shows %q", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("filter-text"), "jupyter")); err != nil {
+		t.Fatal(err)
+	}
+	if got := visibleCards(); !slices.Equal(got, []string{"jupyter"}) {
+		t.Errorf("after typing jupyter in the filter, visible cards %q, want [jupyter]", got)
+	}
+	if status, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("filter-status"))); err != nil || status != "1 of 3 charts" {
+		t.Errorf("filter status %q (%v)", status, err)
+	}
+	if loc, err := chromedp.Run(ctx, chromedp.Location()); err != nil || !strings.HasSuffix(loc, "?q=jupyter") {
+		t.Errorf("location %q does not keep the filter (%v)", loc, err)
+	}
+	for _, c := range hostile.Charts {
+		visit(hostileSrv.URL, pageCheck{path: "charts/" + c.Name + "/index.html", title: c.Name + " · " + hostileTitle})
+		if c.Name == "evil" {
+			screenshot("site-hostile-chart.png")
+		}
+	}
+
+	// The normal catalog: our pages are CSP-clean, the keyword filter works.
+	const title = "Data science environments"
+	visit(normalSrv.URL, pageCheck{path: "index.html", title: title, clean: true})
+	if hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('filters').hidden`)); err != nil || hidden {
+		t.Errorf("catalog.js did not show the filter bar (%v)", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-keyword="database"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := visibleCards(); !slices.Equal(got, []string{"postgresql"}) {
+		t.Errorf("keyword database shows %q, want [postgresql]", got)
+	}
+	if pressed, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS(`[data-keyword="database"]`), "aria-pressed")); err != nil || pressed.Value != "true" {
+		t.Errorf("keyword chip aria-pressed=%v (%v)", pressed, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("filter-text"), "gpu")); err != nil {
+		t.Fatal(err)
+	}
+	if got := visibleCards(); len(got) != 0 {
+		t.Errorf("keyword database and text gpu show %q, want none", got)
+	}
+	if empty, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!document.getElementById('filter-empty').hidden`)); err != nil || !empty {
+		t.Errorf("the no-match message is not shown (%v)", err)
+	}
+	// Back to every card, then follow a card's link like a reader.
+	visit(normalSrv.URL, pageCheck{path: "index.html", title: title, clean: true})
+	if got := visibleCards(); !slices.Equal(got, []string{"jupyter", "postgresql", "vscode"}) {
+		t.Errorf("normal index shows %q", got)
+	}
+	screenshot("site-index.png")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`a[href="charts/jupyter/index.html"]`)), chromedp.WaitVisible(chromedp.ID("chart-options"))); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := chromedp.Run(ctx, chromedp.Title()); err != nil || got != "jupyter · "+title {
+		t.Errorf("the card link leads to %q (%v)", got, err)
+	}
+	for _, name := range []string{"jupyter", "postgresql", "vscode"} {
+		visit(normalSrv.URL, pageCheck{path: "charts/" + name + "/index.html", title: name + " · " + title, clean: true})
+		if name == "jupyter" {
+			screenshot("site-chart.png")
+		}
+	}
+	// The way back to the index is relative and works.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.crumbs a`)), chromedp.WaitVisible(chromedp.ID("cards"))); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := chromedp.Run(ctx, chromedp.Title()); err != nil || got != title {
+		t.Errorf("the breadcrumb leads to %q (%v)", got, err)
+	}
+
+	// Without JavaScript the index is complete: every card shows, the
+	// filter bar (useless without the script) stays hidden, links work.
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	noJS := load(normalSrv.URL + "/index.html")
+	// Only a remote icon that fails may stay broken: its fallback needs
+	// the script.
+	if noJS.title != title || !slices.Equal(noJS.broken, []string{unreachableIcon}) || noJS.headerPosition != "sticky" {
+		t.Errorf("index without JavaScript: %+v", noJS)
+	}
+	if got := visibleCards(); !slices.Equal(got, []string{"jupyter", "postgresql", "vscode"}) {
+		t.Errorf("without JavaScript the index shows %q", got)
+	}
+	if shown, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('filters').offsetParent !== null || document.getElementById('filter-status').textContent !== ''`)); err != nil || shown {
+		t.Errorf("without JavaScript the filter bar shows (or the script ran) (%v)", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`a[href="charts/vscode/index.html"]`)), chromedp.WaitVisible(chromedp.ID("chart-install"))); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := chromedp.Run(ctx, chromedp.Title()); err != nil || got != "vscode · "+title {
+		t.Errorf("without JavaScript the card link leads to %q (%v)", got, err)
+	}
+
+	t.Logf("browser checks took %s; screenshots in %s", time.Since(start).Round(time.Millisecond), artifacts)
+}
+
+// writeCanaries adds two pages that the checks must catch: one that runs a
+// script, opens a dialog and shows a broken image, one whose inline script
+// and style the site's CSP blocks.
+func writeCanaries(t *testing.T, dir string) {
+	t.Helper()
+	files := map[string]string{
+		"canary.html": `<!DOCTYPE html><html><head><title>canary</title></head><body>
+<script>window.__pwned = 1; alert('canary');</script><img src="missing.png" alt=""></body></html>`,
+		"canary-csp.html": `<!DOCTYPE html><html><head>
+<meta http-equiv="Content-Security-Policy" content="` + wantCSP + `">
+<title>canary</title></head><body>
+<script>window.__pwned = 1; alert('canary');</script><p style="color: red">x</p></body></html>`,
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

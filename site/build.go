@@ -1,0 +1,474 @@
+package site
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/catalogist/catalogist/catalog"
+	"github.com/yuin/goldmark"
+)
+
+// The view types below are what templates see. Every string is plain text
+// that html/template escapes; URLs are already filtered (http/https only,
+// relative ones made relative to the page), and README is the only
+// template.HTML.
+
+type link struct {
+	Text, URL string
+	// External adds rel="noopener noreferrer".
+	External bool
+}
+
+type catalogView struct {
+	Name, Title, Description string
+	// Source is the catalog's repository: a link when http(s), else text.
+	Source *link
+}
+
+type timeView struct{ ISO, Text string }
+
+type pageView struct {
+	// Root is the way back to the site root from the page: "" or "../../".
+	Root        string
+	PageTitle   string
+	Description string
+	Generated   *timeView
+	Catalog     catalogView
+	Index       *indexView
+	Chart       *chartView
+}
+
+type indexView struct {
+	Cards    []*cardView
+	Keywords []keywordView
+	Count    int
+}
+
+type keywordView struct {
+	// Key is the lower-case keyword the filter compares; Text its first
+	// spelling.
+	Key, Text string
+	Count     int
+}
+
+type cardView struct {
+	Name, Description string
+	// Href is the chart page, Icon the icon, both relative to the page.
+	Href, Icon         string
+	Latest, AppVersion string
+	Deprecated         bool
+	Keywords           []string
+	// KeywordsJSON (lower-case keywords) and Search (lower-case text) feed
+	// catalog.js through data attributes.
+	KeywordsJSON, Search string
+}
+
+type chartView struct {
+	cardView
+	Home        *link
+	Sources     []link
+	Contribute  string
+	Maintainers []maintainerView
+	README      template.HTML
+	Install     installView
+	ExtKey      string
+	FormNote    string
+	Options     []optionView
+	Versions    []versionView
+	Changes     []changeView
+}
+
+type maintainerView struct {
+	Name       string
+	Email, URL *link
+}
+
+type installView struct {
+	RepoAdd, HelmInstall, Launch string
+	RepoURL                      string
+	RepoKnown                    bool
+}
+
+type versionView struct {
+	Version, AppVersion, Date string
+	Digest, DigestShort       string
+	Download                  string
+	Latest                    bool
+}
+
+type changeView struct {
+	Kind, KindClass, Description string
+	Links                        []link
+}
+
+// RepoPlaceholder stands for the catalog's published address when it is not
+// known; the pages explain it.
+const RepoPlaceholder = "https://<owner>.github.io/<repo>"
+
+// chartNameRe keeps chart names usable as one path segment of the site.
+var chartNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+type builder struct {
+	cat    *Catalog
+	ts     *templateSet
+	md     goldmark.Markdown
+	files  map[string][]byte
+	charts []*Chart
+	// icons maps a chart to its icon, relative to the site root or an
+	// absolute https URL.
+	icons map[*Chart]string
+}
+
+// build renders every file of the site into memory, by slash path.
+func build(cat *Catalog, ts *templateSet, keep func(*Chart) bool) (map[string][]byte, error) {
+	b := &builder{cat: cat, ts: ts, md: newMarkdown(), files: map[string][]byte{}, icons: map[*Chart]string{}}
+	for name, data := range ts.assets {
+		b.files["assets/"+name] = data
+	}
+	seen := map[string]bool{}
+	for _, c := range cat.Charts {
+		if c == nil {
+			continue
+		}
+		if !chartNameRe.MatchString(c.Name) {
+			return nil, fmt.Errorf("chart %q: the name is not usable as a page name (letters, digits, '.', '_' and '-')", c.Name)
+		}
+		if seen[c.Name] {
+			return nil, fmt.Errorf("chart %s: listed twice", c.Name)
+		}
+		seen[c.Name] = true
+		b.charts = append(b.charts, c)
+	}
+	slices.SortFunc(b.charts, func(x, y *Chart) int { return strings.Compare(x.Name, y.Name) })
+	for _, c := range b.charts {
+		icon, err := b.icon(c)
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %w", c.Name, err)
+		}
+		b.icons[c] = icon
+	}
+
+	if err := b.page("index.html", b.indexPage()); err != nil {
+		return nil, err
+	}
+	for _, c := range b.charts {
+		if keep != nil && keep(c) {
+			continue
+		}
+		pv, err := b.chartPage(c)
+		if err != nil {
+			return nil, fmt.Errorf("chart %s: %w", c.Name, err)
+		}
+		if err := b.page("charts/"+c.Name+"/index.html", pv); err != nil {
+			return nil, err
+		}
+	}
+	return b.files, nil
+}
+
+// page executes a page template into the file name.
+func (b *builder) page(name string, pv *pageView) error {
+	tmpl := indexPage
+	if pv.Chart != nil {
+		tmpl = chartPage
+	}
+	p := b.ts.pages[tmpl]
+	var buf bytes.Buffer
+	if err := p.tmpl.ExecuteTemplate(&buf, tmpl, pv); err != nil {
+		return fmt.Errorf("%s: template %s: %w", name, p.origin, err)
+	}
+	b.files[name] = buf.Bytes()
+	return nil
+}
+
+func (b *builder) catalogView() catalogView {
+	cat := b.cat
+	v := catalogView{
+		Name:        cat.Name,
+		Title:       cmp.Or(strings.TrimSpace(cat.Title), cat.Name, "Chart catalog"),
+		Description: strings.TrimSpace(cat.Description),
+	}
+	if src := strings.TrimSpace(cat.Source); src != "" {
+		l := webLink(src, src)
+		v.Source = &l
+	}
+	return v
+}
+
+func (b *builder) basePage(root string) *pageView {
+	pv := &pageView{Root: root, Catalog: b.catalogView()}
+	if g := b.cat.Generated; !g.IsZero() {
+		g = g.UTC()
+		pv.Generated = &timeView{ISO: g.Format("2006-01-02T15:04:05Z"), Text: g.Format("2006-01-02 15:04 UTC")}
+	}
+	return pv
+}
+
+func (b *builder) indexPage() *pageView {
+	pv := b.basePage("")
+	pv.PageTitle = pv.Catalog.Title
+	pv.Description = pv.Catalog.Description
+	iv := &indexView{Count: len(b.charts)}
+	counts := map[string]*keywordView{}
+	for _, c := range b.charts {
+		card := b.card(c, "")
+		iv.Cards = append(iv.Cards, card)
+		for _, k := range card.Keywords {
+			key := strings.ToLower(k)
+			if kv := counts[key]; kv != nil {
+				kv.Count++
+			} else {
+				counts[key] = &keywordView{Key: key, Text: k, Count: 1}
+			}
+		}
+	}
+	for _, kv := range counts {
+		iv.Keywords = append(iv.Keywords, *kv)
+	}
+	slices.SortFunc(iv.Keywords, func(x, y keywordView) int { return strings.Compare(x.Key, y.Key) })
+	pv.Index = iv
+	return pv
+}
+
+// keywords trims, drops empty and repeated (case-insensitively) keywords.
+func keywords(in []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, k := range in {
+		k = strings.TrimSpace(k)
+		if k == "" || seen[strings.ToLower(k)] {
+			continue
+		}
+		seen[strings.ToLower(k)] = true
+		out = append(out, k)
+	}
+	return out
+}
+
+func (b *builder) card(c *Chart, root string) *cardView {
+	kws := keywords(c.Keywords)
+	lower := make([]string, len(kws))
+	for i, k := range kws {
+		lower[i] = strings.ToLower(k)
+	}
+	kj, _ := json.Marshal(lower)
+	if lower == nil {
+		kj = []byte("[]")
+	}
+	v := &cardView{
+		Name:         c.Name,
+		Description:  strings.TrimSpace(c.Description),
+		Href:         root + "charts/" + c.Name + "/index.html",
+		Icon:         fromRoot(root, b.icons[c]),
+		AppVersion:   c.AppVersion,
+		Deprecated:   c.Deprecated,
+		Keywords:     kws,
+		KeywordsJSON: string(kj),
+		Search:       strings.ToLower(strings.Join(append([]string{c.Name, c.Description}, kws...), " ")),
+	}
+	if len(c.Versions) > 0 {
+		v.Latest = c.Versions[0].Version
+		v.AppVersion = cmp.Or(c.Versions[0].AppVersion, c.AppVersion)
+	}
+	return v
+}
+
+// iconExts are the icon files a catalog may ship.
+var iconExts = map[string]bool{".svg": true, ".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true}
+
+// icon returns a chart's icon: its file copied under a content-hashed name,
+// else its https URL, else the default icon. A file of another type, or
+// whose bytes are not an image of its kind, gets the default icon too: the
+// pages never show a broken image.
+func (b *builder) icon(c *Chart) (string, error) {
+	if c.IconFile != "" {
+		ext := strings.ToLower(filepath.Ext(c.IconFile))
+		if iconExts[ext] {
+			data, err := os.ReadFile(c.IconFile)
+			if err != nil {
+				return "", fmt.Errorf("icon: %w", err)
+			}
+			if looksLikeImage(ext, data) {
+				sum := sha256.Sum256(data)
+				name := "icons/" + hex.EncodeToString(sum[:])[:16] + ext
+				b.files[name] = data
+				return name, nil
+			}
+		}
+	}
+	if u := strings.TrimSpace(c.IconURL); isHTTPS(u) {
+		return u, nil
+	}
+	return "assets/" + defaultIcon, nil
+}
+
+func looksLikeImage(ext string, data []byte) bool {
+	if len(data) == 0 {
+		return false
+	}
+	if ext == ".svg" {
+		return bytes.Contains(bytes.ToLower(data), []byte("<svg")) && !catalog.ActiveSVG(data)
+	}
+	return strings.HasPrefix(http.DetectContentType(data), "image/")
+}
+
+func (b *builder) chartPage(c *Chart) (*pageView, error) {
+	root := "../../"
+	pv := b.basePage(root)
+	pv.PageTitle = c.Name + " · " + pv.Catalog.Title
+	pv.Description = strings.TrimSpace(c.Description)
+	cv := &chartView{cardView: *b.card(c, root), ExtKey: cmp.Or(c.ExtKey, schemaExtKey(c))}
+
+	if h := strings.TrimSpace(c.Home); h != "" {
+		l := webLink(h, h)
+		cv.Home = &l
+	}
+	for _, s := range c.Sources {
+		if s = strings.TrimSpace(s); s != "" {
+			cv.Sources = append(cv.Sources, webLink(s, s))
+		}
+	}
+	tree, hasTree := newSourceTree(b.cat.Source, b.cat.SourceBranch, c.SourcePath)
+	if hasTree {
+		cv.Contribute = tree.url("tree", tree.dir)
+	}
+	for _, m := range c.Maintainers {
+		mv := maintainerView{Name: strings.TrimSpace(m.Name)}
+		if e := strings.TrimSpace(m.Email); e != "" {
+			if isEmail(e) {
+				mv.Email = &link{Text: e, URL: "mailto:" + e}
+			} else {
+				mv.Email = &link{Text: e}
+			}
+		}
+		if u := strings.TrimSpace(m.URL); u != "" {
+			l := link{Text: u}
+			if isHTTPS(u) {
+				l.URL, l.External = u, true
+			}
+			mv.URL = &l
+		}
+		if mv.Name == "" && mv.Email == nil && mv.URL == nil {
+			continue
+		}
+		if mv.Name == "" {
+			mv.Name = "Maintainer"
+		}
+		cv.Maintainers = append(cv.Maintainers, mv)
+	}
+	if len(bytes.TrimSpace(c.README)) > 0 {
+		html, err := renderMarkdown(b.md, c.README, tree, hasTree)
+		if err != nil {
+			return nil, fmt.Errorf("README: %w", err)
+		}
+		cv.README = html
+	}
+	cv.Install = b.install(c)
+	for i, v := range c.Versions {
+		vv := versionView{
+			Version:    v.Version,
+			AppVersion: v.AppVersion,
+			Latest:     i == 0,
+		}
+		if !v.Created.IsZero() {
+			vv.Date = v.Created.UTC().Format("2006-01-02")
+		}
+		if d := strings.TrimSpace(v.Digest); d != "" {
+			vv.Digest = d
+			short := strings.TrimPrefix(d, "sha256:")
+			vv.DigestShort = short[:min(len(short), 12)]
+		}
+		if u, abs, ok := siteURL(v.URL); ok {
+			if abs {
+				vv.Download = u
+			} else {
+				vv.Download = root + u
+			}
+		}
+		cv.Versions = append(cv.Versions, vv)
+	}
+	for _, ch := range c.Changes {
+		chv := changeView{Kind: strings.TrimSpace(ch.Kind), Description: strings.TrimSpace(ch.Description)}
+		chv.KindClass = kindClass(chv.Kind)
+		for _, l := range ch.Links {
+			chv.Links = append(chv.Links, webLink(cmp.Or(strings.TrimSpace(l.Name), strings.TrimSpace(l.URL)), l.URL))
+		}
+		if chv.Kind == "" && chv.Description == "" && len(chv.Links) == 0 {
+			continue
+		}
+		cv.Changes = append(cv.Changes, chv)
+	}
+	cv.Options, cv.FormNote = options(c)
+	pv.Chart = cv
+	return pv, nil
+}
+
+// kindClass maps an artifacthub.io/changes kind to a CSS class suffix.
+func kindClass(kind string) string {
+	switch k := strings.ToLower(kind); k {
+	case "added", "changed", "deprecated", "removed", "fixed", "security":
+		return k
+	}
+	return "other"
+}
+
+func schemaExtKey(c *Chart) string {
+	if c.Schema != nil {
+		return c.Schema.ExtKey
+	}
+	return ""
+}
+
+func (b *builder) install(c *Chart) installView {
+	repo := strings.TrimSpace(b.cat.RepoURL)
+	known := repo != ""
+	repoWord := RepoPlaceholder
+	if known {
+		repoWord = shellWord(repo)
+	} else {
+		repo = RepoPlaceholder
+	}
+	catName := shellWord(cmp.Or(strings.TrimSpace(b.cat.Name), "catalog"))
+	ref := catName + "/" + c.Name
+	version := ""
+	if len(c.Versions) > 0 && c.Versions[0].Version != "" {
+		version = " --version " + shellWord(c.Versions[0].Version)
+	}
+	return installView{
+		RepoAdd:     "helm repo add " + catName + " " + repoWord,
+		HelmInstall: "helm install my-" + c.Name + " " + ref + version,
+		Launch:      "catalogist launch " + ref + " \\\n  --repo " + repoWord + strings.Replace(version, " --version", " \\\n  --version", 1),
+		RepoURL:     repo,
+		RepoKnown:   known,
+	}
+}
+
+// writeFiles writes the rendered files under dir, in name order.
+func writeFiles(dir string, files map[string][]byte) error {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("render %s: %w", name, err)
+		}
+		if err := os.WriteFile(p, files[name], 0o644); err != nil {
+			return fmt.Errorf("render %s: %w", name, err)
+		}
+	}
+	return nil
+}

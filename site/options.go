@@ -1,0 +1,325 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/launchcontext"
+	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/slider"
+)
+
+// optionView is one row of the options table.
+type optionView struct {
+	Path, Title, Description string
+	Type, Render             string
+	// Depth indents the row (0 to 5).
+	Depth int
+	// Group is an object with properties: a heading row.
+	Group   bool
+	Default defaultView
+	Notes   []note
+}
+
+type defaultView struct {
+	// Kind is "value", "empty" (the empty string) or "none".
+	Kind, Text string
+	// Note says where the default came from when it is not the schema's.
+	Note string
+}
+
+// note is one fact about how the form shows an option; Parts mix text and
+// code so that templates escape everything.
+type note struct {
+	Kind  string
+	Parts []part
+}
+
+type part struct {
+	Text string
+	Code bool
+}
+
+func txt(s string) part  { return part{Text: s} }
+func code(s string) part { return part{Text: s, Code: true} }
+
+// options builds the options table from the chart's computed form (the one
+// computation of defaults, bounds and visibility; nothing is re-derived
+// here). A chart with a schema but no form gets the form of an empty
+// context.
+func options(c *Chart) ([]optionView, string) {
+	form := c.Form
+	if form == nil {
+		if c.Schema == nil {
+			return nil, ""
+		}
+		form = schema.Compute(c.Schema, nil, nil)
+	}
+	var rows []optionView
+	region, catalog := false, false
+	for _, f := range form.Fields {
+		o := f.Option
+		if o == nil {
+			continue
+		}
+		switch f.BoundsFrom {
+		case schema.BoundsRegion:
+			region = true
+		case schema.BoundsCatalog:
+			catalog = true
+		}
+		rows = append(rows, optionRow(f))
+	}
+	var note string
+	switch {
+	case region && catalog:
+		note = "with the region's and the catalog's slider bounds"
+	case region:
+		note = "with the region's slider bounds"
+	case catalog:
+		note = "with the catalog's slider bounds"
+	}
+	return rows, note
+}
+
+func optionRow(f *schema.Field) optionView {
+	o := f.Option
+	v := optionView{
+		Path:        o.Path,
+		Title:       o.Title,
+		Description: o.Description,
+		Type:        o.Type,
+		Render:      o.Render,
+		Depth:       depth(o),
+		Group:       o.Type == "object" && len(o.Children) > 0,
+	}
+	if v.Type == "" {
+		if o.Const != nil {
+			v.Type = "const"
+		} else {
+			v.Type = "none"
+		}
+	}
+	if !v.Group {
+		v.Default = defaultOf(f)
+	}
+	v.Notes = notesOf(f)
+	return v
+}
+
+// depth counts the option's ancestors below the root (a property name may
+// itself hold a slash, as nvidia.com/gpu does, so the path cannot tell).
+func depth(o *schema.Option) int {
+	d := 0
+	for p := o.Parent; p != nil && p.Parent != nil; p = p.Parent {
+		d++
+	}
+	return min(d, 5)
+}
+
+func defaultOf(f *schema.Field) defaultView {
+	if !f.Defined {
+		return defaultView{Kind: "none"}
+	}
+	d := defaultView{Kind: "value"}
+	if s, ok := f.Value.(string); ok {
+		if s == "" {
+			d.Kind = "empty"
+		}
+		d.Text = s
+	} else {
+		d.Text = jsonText(f.Value)
+	}
+	switch f.Source {
+	case schema.FromConst:
+		d.Note = "fixed (const)"
+	case schema.FromContext:
+		d.Note = "from the context"
+		if refs := refPaths(f.Option.Ext.OverwriteDefaultWith); len(refs) > 0 {
+			d.Note = "from " + strings.Join(refs, ", ")
+		}
+	case schema.FromValues:
+		d.Note = "from values.yaml"
+	case schema.FromItems:
+		d.Note = "from minItems"
+	}
+	return d
+}
+
+// jsonText writes a plain value as JSON (maps with sorted keys).
+// The text is escaped by html/template, not by the JSON encoder.
+func jsonText(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+func nodeText(n *doc.Node) string {
+	if n == nil {
+		return ""
+	}
+	return jsonText(n.Value())
+}
+
+// refPaths lists, once each, the context paths an expression names.
+func refPaths(n *doc.Node) []string {
+	if n == nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range launchcontext.Refs(n.Value()) {
+		if !seen[r.Path] {
+			seen[r.Path] = true
+			out = append(out, r.Path)
+		}
+	}
+	return out
+}
+
+func rangeText(b slider.Config) string {
+	s := b.Format(b.Min) + " – " + b.Format(b.Max)
+	if b.Step > 0 {
+		s += ", step " + b.Format(b.Step)
+	}
+	return s
+}
+
+func notesOf(f *schema.Field) []note {
+	o := f.Option
+	var out []note
+	add := func(kind string, parts ...part) { out = append(out, note{Kind: kind, Parts: parts}) }
+
+	if f.HasBounds {
+		parts := []part{txt("Slider "), code(rangeText(f.Bounds))}
+		if f.Bounds.Unit != "" {
+			parts = append(parts, txt(" (unit "), code(f.Bounds.Unit), txt(")"))
+		}
+		add("slider", parts...)
+		name := o.SliderConfigName()
+		switch f.BoundsFrom {
+		case schema.BoundsRegion, schema.BoundsCatalog:
+			who := "the region"
+			if f.BoundsFrom == schema.BoundsCatalog {
+				who = "the catalog"
+			}
+			add("region", txt("Bounds from "+who+" (slider configuration "), code(name),
+				txt("); the chart's own are "), code(rangeText(o.Slider)))
+		default:
+			if name != "" {
+				add("bounds", txt("A region's slider configuration "), code(name),
+					txt(" replaces these bounds when the region defines it"))
+			}
+		}
+		if o.Extremity != "" {
+			end := "Lower"
+			if o.Extremity == "up" {
+				end = "Upper"
+			}
+			parts := []part{txt(end + " end")}
+			if o.ExtremitySemantic != "" {
+				parts = append(parts, txt(" ("+o.ExtremitySemantic+")"))
+			}
+			if o.RangeID != "" {
+				parts = append(parts, txt(" of the range "), code(o.RangeID))
+			}
+			add("slider", parts...)
+		}
+	}
+
+	if h := o.Hidden; h != nil {
+		switch {
+		case h.Always:
+			add("hidden", txt("Always hidden"))
+		case h.Path != "" && h.Value != nil:
+			parts := []part{txt("Hidden when "), code(h.TargetPath(o)), txt(" is "), code(nodeText(h.Value))}
+			if f.Hidden {
+				parts = append(parts, txt(" (hidden with the defaults)"))
+			}
+			add("hidden", parts...)
+		default:
+			add("hidden", txt("Has an incomplete hidden condition, which hides nothing"))
+		}
+	}
+
+	if o.Ext != nil && o.Ext.OverwriteDefaultWith != nil {
+		expr := o.Ext.OverwriteDefaultWith
+		refs := refPaths(expr)
+		parts := []part{txt("Pre-filled from ")}
+		for i, r := range refs {
+			if i > 0 {
+				parts = append(parts, txt(", "))
+			}
+			parts = append(parts, code(r))
+		}
+		if len(refs) == 0 {
+			parts = append(parts, code(nodeText(expr)))
+		} else if !simpleRef(expr, refs) {
+			parts = append(parts, txt(" as "), code(nodeText(expr)))
+		}
+		if f.ContextRejected != "" {
+			parts = append(parts, txt(" (not used here: "+f.ContextRejected+")"))
+		}
+		add("prefill", parts...)
+	}
+
+	if o.Ext != nil && o.Ext.OverwriteListEnumWith != nil {
+		parts := []part{txt("Choices from ")}
+		for i, r := range refPaths(o.Ext.OverwriteListEnumWith) {
+			if i > 0 {
+				parts = append(parts, txt(", "))
+			}
+			parts = append(parts, code(r))
+		}
+		add("choices", parts...)
+	} else if choices := choicesOf(o); len(choices) > 0 {
+		parts := []part{txt("One of ")}
+		for i, c := range choices {
+			if i > 0 {
+				parts = append(parts, txt(", "))
+			}
+			parts = append(parts, code(c))
+		}
+		add("choices", parts...)
+	}
+
+	if o.Readonly || o.Const != nil {
+		add("readonly", txt("Read-only"))
+	}
+	return out
+}
+
+// simpleRef reports whether an expression is just its one reference
+// ("git.name" or "{{git.name}}").
+func simpleRef(n *doc.Node, refs []string) bool {
+	if n.Kind != doc.String || len(refs) != 1 {
+		return false
+	}
+	return n.Text == refs[0] || n.Text == "{{"+refs[0]+"}}"
+}
+
+// choicesOf lists the values of listEnum, else enum.
+func choicesOf(o *schema.Option) []string {
+	for _, n := range []*doc.Node{o.ListEnum, o.Enum} {
+		if n == nil || n.Kind != doc.Array || len(n.Items) == 0 {
+			continue
+		}
+		out := make([]string, 0, len(n.Items))
+		for _, it := range n.Items {
+			if it.Kind == doc.String {
+				out = append(out, it.Text)
+			} else {
+				out = append(out, nodeText(it))
+			}
+		}
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,754 @@
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"image"
+	"image/color"
+	"image/png"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+)
+
+const wantCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'"
+
+func iconName(t *testing.T, file string) string {
+	t.Helper()
+	sum := sha256.Sum256(readFile(t, file))
+	return "icons/" + hex.EncodeToString(sum[:])[:16] + strings.ToLower(filepath.Ext(file))
+}
+
+func TestRenderFiles(t *testing.T) {
+	dir := render(t, normalCatalog(t), Options{})
+	want := []string{
+		"assets/catalog.js",
+		"assets/default-icon.svg",
+		"assets/icons.js",
+		"assets/style.css",
+		"charts/jupyter/index.html",
+		"charts/postgresql/index.html",
+		"charts/vscode/index.html",
+		iconName(t, filepath.Join("testdata", "normal", "icons", "jupyter.svg")),
+		iconName(t, filepath.Join("testdata", "normal", "icons", "vscode.svg")),
+		"index.html",
+	}
+	slices.Sort(want)
+	if got := siteFiles(t, dir); !slices.Equal(got, want) {
+		t.Errorf("files:\n got %q\nwant %q", got, want)
+	}
+	if got := readFile(t, filepath.Join(dir, iconName(t, filepath.Join("testdata", "normal", "icons", "jupyter.svg")))); !bytes.Equal(got, readFile(t, filepath.Join("testdata", "normal", "icons", "jupyter.svg"))) {
+		t.Error("the icon copy differs from the icon file")
+	}
+}
+
+// checkPage applies the rules every page follows: the CSP and referrer
+// meta tags, no inline script or style, no event handler attribute, only
+// relative links to the site (which must exist) or http(s)/mailto links
+// with rel="noopener noreferrer" on external anchors, and no dangerous
+// element.
+func checkPage(t *testing.T, dir, page string) *html.Node {
+	t.Helper()
+	doc := parseHTML(t, readFile(t, filepath.Join(dir, page)))
+	var csp, referrer int
+	walk(doc, func(n *html.Node) {
+		where := page + ": <" + n.Data + ">"
+		switch n.Data {
+		case "meta":
+			if v, _ := attr(n, "http-equiv"); strings.EqualFold(v, "Content-Security-Policy") {
+				csp++
+				if c, _ := attr(n, "content"); c != wantCSP {
+					t.Errorf("%s: CSP %q, want %q", where, c, wantCSP)
+				}
+			}
+			if v, _ := attr(n, "http-equiv"); strings.EqualFold(v, "refresh") {
+				t.Errorf("%s: meta refresh", where)
+			}
+			if v, _ := attr(n, "name"); v == "referrer" {
+				referrer++
+				if c, _ := attr(n, "content"); c != "no-referrer" {
+					t.Errorf("%s: referrer %q", where, c)
+				}
+			}
+		case "script":
+			src, ok := attr(n, "src")
+			if !ok || textOf(n) != "" {
+				t.Errorf("%s: inline script %q", where, textOf(n))
+			}
+			if b := path.Base(src); b != "catalog.js" && b != "icons.js" {
+				t.Errorf("%s: script %q", where, src)
+			}
+		case "style", "iframe", "object", "embed", "form", "base", "frame", "frameset", "svg", "math", "template":
+			t.Errorf("%s: element not allowed", where)
+		}
+		for _, a := range n.Attr {
+			k := strings.ToLower(a.Key)
+			if strings.HasPrefix(k, "on") || k == "style" || k == "formaction" || k == "srcdoc" || k == "srcset" {
+				t.Errorf("%s: attribute %s=%q", where, a.Key, a.Val)
+			}
+		}
+		for _, k := range []string{"href", "src", "action", "data", "poster", "cite"} {
+			v, ok := attr(n, k)
+			if !ok {
+				continue
+			}
+			checkURL(t, dir, page, n, where, v)
+		}
+	})
+	if csp != 1 || referrer != 1 {
+		t.Errorf("%s: %d CSP and %d referrer meta tags, want 1 each", page, csp, referrer)
+	}
+	return doc
+}
+
+func checkURL(t *testing.T, dir, page string, n *html.Node, where, v string) {
+	t.Helper()
+	if strings.HasPrefix(v, "#") {
+		return
+	}
+	u, err := url.Parse(v)
+	if err != nil {
+		t.Errorf("%s: bad URL %q: %v", where, v, err)
+		return
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "":
+		if u.Host != "" || strings.HasPrefix(v, "/") || strings.Contains(v, "\\") {
+			t.Errorf("%s: link %q is not relative to the page", where, v)
+			return
+		}
+		if v == "" {
+			t.Errorf("%s: empty URL", where)
+			return
+		}
+		target := path.Join(path.Dir(page), u.Path)
+		if strings.HasPrefix(target, "../") {
+			t.Errorf("%s: link %q leaves the site", where, v)
+			return
+		}
+		if strings.HasSuffix(target, ".tgz") {
+			return // packages live next to the site, published by the builder
+		}
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(target))); err != nil {
+			t.Errorf("%s: link %q is broken: %v", where, v, err)
+		}
+	case "https", "http":
+		if u.Host == "" {
+			t.Errorf("%s: URL %q without a host", where, v)
+		}
+		if n.Data == "a" {
+			rel, _ := attr(n, "rel")
+			if !strings.Contains(rel, "noopener") || !strings.Contains(rel, "noreferrer") {
+				t.Errorf("%s: external link %q with rel=%q", where, v, rel)
+			}
+		}
+		if n.Data == "img" && u.Scheme != "https" {
+			t.Errorf("%s: image over http %q", where, v)
+		}
+	case "mailto":
+		if n.Data != "a" {
+			t.Errorf("%s: mailto URL %q", where, v)
+		}
+	default:
+		t.Errorf("%s: URL %q", where, v)
+	}
+}
+
+func TestRenderNormalPages(t *testing.T) {
+	dir := render(t, normalCatalog(t), Options{})
+	for _, p := range pages(t, dir) {
+		checkPage(t, dir, p)
+	}
+
+	index := string(readFile(t, filepath.Join(dir, "index.html")))
+	for _, want := range []string{
+		`<title>Data science environments</title>`,
+		`href="charts/jupyter/index.html"`,
+		`href="assets/style.css"`,
+		`<script src="assets/catalog.js" defer></script>`,
+		`data-keyword="gpu"`,
+		`<span class="badge">v1.4.0</span>`,
+		`src="` + iconName(t, filepath.Join("testdata", "normal", "icons", "jupyter.svg")) + `"`,
+		`src="` + unreachableIcon + `"`, // replaced by the default icon when it fails to load
+		`href="https://github.com/example-org/catalog-ide" rel="noopener noreferrer"`,
+		// Usable without JavaScript: the filter bar is hidden, the cards are not.
+		`data-filters hidden>`,
+	} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index.html lacks %s", want)
+		}
+	}
+	doc := parseHTML(t, []byte(index))
+	cards := find(doc, func(n *html.Node) bool { _, ok := attr(n, "data-card"); return ok })
+	var names []string
+	for _, c := range cards {
+		if _, hidden := attr(c, "hidden"); hidden {
+			t.Errorf("card %v hidden without JavaScript", c.Attr)
+		}
+		name, _ := attr(c, "data-name")
+		names = append(names, name)
+	}
+	if want := []string{"jupyter", "postgresql", "vscode"}; !slices.Equal(names, want) {
+		t.Errorf("cards %q, want %q (sorted)", names, want)
+	}
+
+	chart := string(readFile(t, filepath.Join(dir, "charts", "jupyter", "index.html")))
+	for _, want := range []string{
+		`<title>jupyter · Data science environments</title>`,
+		`href="../../assets/style.css"`,
+		`href="../../index.html"`,
+		`src="../../` + iconName(t, filepath.Join("testdata", "normal", "icons", "jupyter.svg")) + `"`,
+		// Install snippets.
+		"helm repo add ide " + normalRepo + "\nhelm install my-jupyter ide/jupyter --version 1.4.0",
+		"catalogist launch ide/jupyter \\\n  --repo " + normalRepo + " \\\n  --version 1.4.0",
+		// README: GFM table, code block, heading anchors, relative link to the repository.
+		`<h2 id="getting-started">Getting started</h2>`,
+		`<th>Resource</th>`,
+		`<code class="language-sh">helm repo add ide`,
+		`href="https://github.com/example-org/catalog-ide/blob/main/charts/jupyter/values.schema.json" rel="nofollow noopener noreferrer"`,
+		`<a href="#resources">changelog</a>`,
+		// Options: slash paths, effective defaults from the form, bounds.
+		`<code class="path">resources/requests/cpu</code>`,
+		`<code>500m</code><span class="opt-source">from region.resources.cpuRequest</span>`,
+		`Slider <code>100m – 8000m, step 100m</code> (unit <code>m</code>)`,
+		`Bounds from the region (slider configuration <code>cpu</code>); the chart&#39;s own are <code>100m – 16000m, step 100m</code>`,
+		`Lower end (guaranteed) of the range <code>cpu</code>`,
+		`Upper end (Maximum) of the range <code>memory</code>`,
+		`Slider <code>0 – 2, step 1</code>`, // GPU, region
+		`Slider <code>1Gi – 50Gi, step 1Gi</code> (unit <code>Gi</code>)`,
+		`Bounds from the catalog (slider configuration <code>disk</code>)`,
+		`Hidden when <code>persistence/enabled</code> is <code>false</code>`,
+		`Hidden when <code>git/enabled</code> is <code>false</code>`,
+		`Hidden when <code>git/repository</code> is <code>&#34;&#34;</code> (hidden with the defaults)`,
+		`Always hidden`,
+		`Pre-filled from <code>user.name</code>`,
+		`Pre-filled from <code>user.email</code></li>`,
+		`Pre-filled from <code>project.password</code>`,
+		`<code>user.idep</code>, <code>project.id</code>`,
+		`One of <code>lab</code>, <code>notebook</code>`,
+		`<code>true</code>`, // boolean default, JSON
+		// Versions: UTC dates, short digests with the full one in a title, links.
+		`<time datetime="2026-03-03">2026-03-03</time>`,
+		`<code class="digest" title="3f1c0a5e9b7d2c4f6a8e0b1d3c5e7f9a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e">3f1c0a5e9b7d</code>`,
+		`href="` + normalSource + `/releases/download/jupyter-1.4.0/jupyter-1.4.0.tgz"`,
+		`href="../../charts/jupyter-1.3.2.tgz"`,
+		// Changelog and links.
+		`<span class="kind kind-added">added</span>`,
+		`<a href="https://github.com/example-org/catalog-ide/pull/42" rel="noopener noreferrer">Pull request #42</a>`,
+		`<a href="mailto:ide@example.org">ide@example.org</a>`,
+		`<span class="nolink">ftp://example.org/jupyter</span>`,
+		`href="https://github.com/example-org/catalog-ide/tree/main/charts/jupyter"`,
+	} {
+		if !strings.Contains(chart, want) {
+			t.Errorf("charts/jupyter/index.html lacks %s", want)
+		}
+	}
+	if strings.Contains(chart, "http://example.org/jupyter-1.3.1.tgz") {
+		t.Error("an http package URL is linked")
+	}
+	if strings.Contains(chart, "RepoPlaceholder") || strings.Contains(chart, "&lt;owner&gt;") {
+		t.Error("the repository placeholder is shown although the URL is known")
+	}
+	// A chart without a schema says so.
+	pg := string(readFile(t, filepath.Join(dir, "charts", "postgresql", "index.html")))
+	if !strings.Contains(pg, "This chart has no <code>values.schema.json</code>") {
+		t.Error("postgresql page does not say it has no schema")
+	}
+}
+
+func TestRenderDeterministic(t *testing.T) {
+	a := normalCatalog(t)
+	b := normalCatalog(t)
+	slices.Reverse(b.Charts)
+	da, db := render(t, a, Options{}), render(t, b, Options{})
+	fa, fb := siteFiles(t, da), siteFiles(t, db)
+	if !slices.Equal(fa, fb) {
+		t.Fatalf("file lists differ: %q, %q", fa, fb)
+	}
+	for _, f := range fa {
+		if !bytes.Equal(readFile(t, filepath.Join(da, f)), readFile(t, filepath.Join(db, f))) {
+			t.Errorf("%s differs between two renderings", f)
+		}
+	}
+	index := string(readFile(t, filepath.Join(da, "index.html")))
+	if regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}`).MatchString(index) {
+		t.Error("index.html holds a time although Generated is zero")
+	}
+	a.Generated = time.Date(2026, 5, 4, 12, 30, 0, 0, time.FixedZone("CEST", 2*3600))
+	dg := render(t, a, Options{})
+	if want := `<time datetime="2026-05-04T10:30:00Z">2026-05-04 10:30 UTC</time>`; !strings.Contains(string(readFile(t, filepath.Join(dg, "index.html"))), want) {
+		t.Errorf("index.html lacks %s", want)
+	}
+}
+
+func TestRenderHostile(t *testing.T) {
+	cat := hostileCatalog(t)
+	dir := render(t, cat, Options{})
+	for _, p := range pages(t, dir) {
+		doc := checkPage(t, dir, p)
+		// No text of the page may have been read as markup: the only
+		// scripts are ours, and no element carries an attribute that the
+		// hostile strings try to add.
+		walk(doc, func(n *html.Node) {
+			if n.Data == "img" {
+				if src, _ := attr(n, "src"); src == "x" {
+					t.Errorf("%s: injected <img src=x>", p)
+				}
+			}
+		})
+		raw := string(readFile(t, filepath.Join(dir, p)))
+		for _, bad := range []string{"<script>", "<img src=x", "<iframe", "onerror=\"", "<svg", "<details", "<base", "<form"} {
+			if strings.Contains(raw, bad) {
+				t.Errorf("%s holds %q unescaped", p, bad)
+			}
+		}
+	}
+
+	index := parseHTML(t, readFile(t, filepath.Join(dir, "index.html")))
+	titles := find(index, func(n *html.Node) bool { return n.Data == "title" })
+	if len(titles) != 1 || textOf(titles[0]) != hostileTitle {
+		t.Errorf("index title %q, want the hostile title as text", textOf(titles[0]))
+	}
+	// Hostile text is shown as text, not dropped.
+	var descs []string
+	for _, n := range find(index, func(n *html.Node) bool { return hasClass(n, "card-desc") }) {
+		descs = append(descs, textOf(n))
+	}
+	if !slices.Contains(descs, hostileText) {
+		t.Errorf("card descriptions %q lack the hostile text", descs)
+	}
+	var tags []string
+	for _, n := range find(index, func(n *html.Node) bool { return hasClass(n, "tag") }) {
+		tags = append(tags, textOf(n))
+	}
+	if !slices.Contains(tags, "<script>window.__pwned=1;alert(1)</script>") {
+		t.Errorf("keywords %q lack the hostile one as text", tags)
+	}
+
+	// Icons: an SVG holding a script is not published (opened directly it
+	// would run on the site's origin) and a javascript: icon URL is not
+	// used: both get the default icon.
+	evilIcon := "assets/default-icon.svg"
+	if _, err := os.Stat(filepath.Join(dir, iconName(t, filepath.Join("testdata", "hostile", "icons", "evil.svg")))); !os.IsNotExist(err) {
+		t.Errorf("the SVG icon with a script was published: %v", err)
+	}
+	icons := map[string]string{}
+	for _, n := range find(index, func(n *html.Node) bool { return hasClass(n, "card") }) {
+		name, _ := attr(n, "data-name")
+		for _, img := range find(n, func(n *html.Node) bool { return n.Data == "img" }) {
+			icons[name], _ = attr(img, "src")
+		}
+	}
+	if icons["evil"] != evilIcon || icons["evil-url"] != "assets/default-icon.svg" {
+		t.Errorf("icons %q", icons)
+	}
+
+	page := string(readFile(t, filepath.Join(dir, "charts", "evil", "index.html")))
+	for _, want := range []string{
+		// Unknown repository: a placeholder, explained.
+		"https://&lt;owner&gt;.github.io/&lt;repo&gt;",
+		"is not known yet",
+		// The hostile catalog name is quoted for the shell.
+		`helm repo add &#39;evil&#39;\&#39;&#39;; alert(1); echo &#39;\&#39;&#39;&#39; https://`,
+		// Unsafe URLs are shown as text.
+		`<span class="nolink">javascript:window.__pwned=1;alert(1)</span>`,
+		`<span class="nolink">http://insecure.example.org</span>`,
+		`<span class="nolink">javascript:alert(1)//@example.org</span>`,
+		// README: what stays of the hostile links is their text.
+		"Markdown links: click me,",
+		`<a href="https://example.org/docs" rel="nofollow noopener noreferrer">the docs</a>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("charts/evil/index.html lacks %s", want)
+		}
+	}
+	for _, bad := range []string{"Contribute", "mailto:", "Download</a>"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("charts/evil/index.html holds %q", bad)
+		}
+	}
+}
+
+func TestMarkdownSanitize(t *testing.T) {
+	tree, _ := newSourceTree(normalSource, "dev/next", "charts/x")
+	cases := []struct {
+		name, src string
+		want      []string
+		bad       []string
+	}{
+		{"script", "<script>alert(1)</script>\n\ntext", []string{"<p>text</p>"}, []string{"<script", "alert"}},
+		{"img onerror", `<img src=x onerror="alert(1)">`, nil, []string{"<img", "onerror"}},
+		{"inline html", `a <b onmouseover="alert(1)">b</b>`, []string{"b"}, []string{"<b", "onmouseover"}},
+		{"iframe", `<iframe src="https://evil.example"></iframe>`, nil, []string{"<iframe"}},
+		{"raw anchor", `<a href="javascript:alert(1)">x</a>`, nil, []string{"<a", "javascript"}},
+		{"javascript link", "[x](javascript:alert(1))", []string{"<p>x</p>"}, []string{"<a", "javascript"}},
+		{"mixed case", "[x](JaVaScRiPt:alert(1))", []string{"<p>x</p>"}, []string{"<a", "avascript"}},
+		{"entity", "[x](&#106;avascript:alert(1))", []string{"<p>x</p>"}, []string{"<a", "avascript"}},
+		{"vbscript", "[x](vbscript:msgbox)", []string{"<p>x</p>"}, []string{"<a", "vbscript"}},
+		{"data", "[x](data:text/html;base64,AAAA)", []string{"<p>x</p>"}, []string{"<a", "data:"}},
+		{"reference", "[x][r]\n\n[r]: javascript:alert(1)", []string{"<p>x</p>"}, []string{"<a", "javascript"}},
+		{"autolink", "<javascript:alert(1)>", []string{"<p>javascript:alert(1)</p>"}, []string{"<a"}},
+		{"image", "![alt](javascript:alert(1))", []string{"<p>alt</p>"}, []string{"<img", "javascript"}},
+		{"svg data image", "![alt](data:image/svg+xml;base64,PHN2Zz4=)", []string{"<p>alt</p>"}, []string{"<img", "data:"}},
+		{"tab in scheme", "[x](<java\tscript:alert(1)>)", []string{"x"}, []string{"<a", "script:"}},
+		{"https", "[x](https://example.org/a?b=1#c)", []string{`<a href="https://example.org/a?b=1#c" rel="nofollow noopener noreferrer">x</a>`}, nil},
+		{"linkify", "see www.example.org now", []string{`rel="nofollow noopener noreferrer"`}, nil},
+		{"mailto", "[mail](mailto:a@example.org)", []string{`<a href="mailto:a@example.org">mail</a>`}, nil},
+		{"anchor", "# Hello World\n\n[up](#hello-world)", []string{`<h1 id="hello-world">Hello World</h1>`, `<a href="#hello-world">up</a>`}, nil},
+		{"relative", "[values](values.yaml) ![shot](docs/shot.png) [root](/README.md)", []string{
+			`href="https://github.com/example-org/catalog-ide/blob/dev/next/charts/x/values.yaml"`,
+			`src="https://github.com/example-org/catalog-ide/raw/dev/next/charts/x/docs/shot.png"`,
+			`href="https://github.com/example-org/catalog-ide/blob/dev/next/README.md"`,
+		}, nil},
+		{"escape the repository", "[x](../../../../etc/passwd)", []string{"<p>x</p>"}, []string{"<a"}},
+		{"protocol relative", "[x](//evil.example/a)", []string{`href="https://evil.example/a"`}, nil},
+		{"backslash", `[x](\\evil.example\a)`, nil, []string{"<a"}},
+	}
+	md := newMarkdown()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := renderMarkdown(md, []byte(c.src), tree, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(string(out), w) {
+					t.Errorf("%q renders %q, which lacks %q", c.src, out, w)
+				}
+			}
+			for _, b := range c.bad {
+				if strings.Contains(strings.ToLower(string(out)), strings.ToLower(b)) {
+					t.Errorf("%q renders %q, which holds %q", c.src, out, b)
+				}
+			}
+		})
+	}
+	// Without a known repository, relative links are dropped (they would
+	// be broken on the site).
+	out, err := renderMarkdown(md, []byte("[values](values.yaml)"), sourceTree{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != "<p>values</p>\n" {
+		t.Errorf("relative link without a repository: %q", out)
+	}
+}
+
+func writePNG(t *testing.T, p string, c color.Color) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	for x := range 4 {
+		for y := range 4 {
+			img.Set(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestIcons(t *testing.T) {
+	src := t.TempDir()
+	pngData := writePNG(t, filepath.Join(src, "a.PNG"), color.RGBA{R: 200, A: 255})
+	writePNG(t, filepath.Join(src, "same.png"), color.RGBA{R: 200, A: 255})
+	if err := os.WriteFile(filepath.Join(src, "icon.bmp"), pngData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "fake.png"), []byte("<html>not an image</html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "empty.svg"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(pngData)
+	hashed := "icons/" + hex.EncodeToString(sum[:])[:16] + ".png"
+	cases := []struct {
+		chart Chart
+		want  string
+	}{
+		{Chart{IconFile: filepath.Join(src, "a.PNG")}, hashed},
+		{Chart{IconFile: filepath.Join(src, "same.png")}, hashed},
+		{Chart{IconFile: filepath.Join(src, "icon.bmp")}, "assets/default-icon.svg"},
+		{Chart{IconFile: filepath.Join(src, "icon.bmp"), IconURL: "https://example.org/i.png"}, "https://example.org/i.png"},
+		{Chart{IconFile: filepath.Join(src, "fake.png")}, "assets/default-icon.svg"},
+		{Chart{IconFile: filepath.Join(src, "empty.svg")}, "assets/default-icon.svg"},
+		{Chart{IconURL: "https://example.org/icon.svg"}, "https://example.org/icon.svg"},
+		{Chart{IconURL: "http://example.org/icon.svg"}, "assets/default-icon.svg"},
+		{Chart{IconURL: "javascript:alert(1)"}, "assets/default-icon.svg"},
+		{Chart{IconURL: "//example.org/icon.svg"}, "assets/default-icon.svg"},
+		{Chart{IconURL: "icon.svg"}, "assets/default-icon.svg"},
+		{Chart{}, "assets/default-icon.svg"},
+	}
+	cat := &Catalog{Name: "c"}
+	for i := range cases {
+		c := cases[i].chart
+		c.Name = "chart" + string(rune('a'+i))
+		cat.Charts = append(cat.Charts, &c)
+	}
+	dir := render(t, cat, Options{})
+	index := parseHTML(t, readFile(t, filepath.Join(dir, "index.html")))
+	got := map[string]string{}
+	for _, n := range find(index, func(n *html.Node) bool { return hasClass(n, "card") }) {
+		name, _ := attr(n, "data-name")
+		for _, img := range find(n, func(n *html.Node) bool { return n.Data == "img" }) {
+			got[name], _ = attr(img, "src")
+		}
+	}
+	for i, c := range cases {
+		name := "chart" + string(rune('a'+i))
+		if got[name] != c.want {
+			t.Errorf("icon of %+v: %q, want %q", c.chart, got[name], c.want)
+		}
+	}
+	if !bytes.Equal(readFile(t, filepath.Join(dir, hashed)), pngData) {
+		t.Error("the copied icon differs")
+	}
+	var icons []string
+	for _, f := range siteFiles(t, dir) {
+		if strings.HasPrefix(f, "icons/") {
+			icons = append(icons, f)
+		}
+	}
+	if !slices.Equal(icons, []string{hashed}) {
+		t.Errorf("icons %q, want only %s", icons, hashed)
+	}
+	// The chart page shows it relative to its own folder.
+	page := string(readFile(t, filepath.Join(dir, "charts", "charta", "index.html")))
+	if !strings.Contains(page, `src="../../`+hashed+`"`) {
+		t.Errorf("chart page lacks the icon ../../%s", hashed)
+	}
+
+	// An icon file that cannot be read fails the rendering.
+	out := t.TempDir()
+	err := Render(out, &Catalog{Charts: []*Chart{{Name: "x", IconFile: filepath.Join(src, "missing.png")}}}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "missing.png") || !strings.Contains(err.Error(), "chart x") {
+		t.Errorf("missing icon: %v", err)
+	}
+	if files := siteFiles(t, out); len(files) != 0 {
+		t.Errorf("a failed rendering wrote %q", files)
+	}
+}
+
+func TestLinkFilters(t *testing.T) {
+	cat := &Catalog{
+		Name:         "c",
+		Source:       "https://github.com/o/r.git/",
+		SourceBranch: "release/2.x",
+		Charts: []*Chart{{
+			Name:       "a",
+			Home:       "http://example.org/home",
+			Sources:    []string{"https://example.org/src", "git@github.com:o/r.git", "javascript:alert(1)"},
+			SourcePath: "charts/a b",
+			Maintainers: []Maintainer{
+				{Name: "Good", Email: "good@example.org", URL: "https://example.org/good"},
+				{Name: "Bad", Email: "bad@example", URL: "http://example.org/bad"},
+				{Name: "Worse", Email: "x@example.org?cc=y@example.org", URL: "javascript:alert(1)"},
+				{Email: "anon@example.org"},
+				{},
+			},
+			Versions: []Version{
+				{Version: "1", URL: "a-1.tgz"},
+				{Version: "2", URL: "/a-2.tgz"},
+				{Version: "3", URL: "ftp://example.org/a-3.tgz"},
+				{Version: "4", URL: "https://example.org/a-4.tgz"},
+				{Version: "5", URL: ""},
+				{Version: "6", URL: "../../outside.tgz"},
+				{Version: "7", URL: "./sub/../a-7.tgz"},
+			},
+		}},
+	}
+	dir := render(t, cat, Options{})
+	checkPage(t, dir, "charts/a/index.html")
+	page := string(readFile(t, filepath.Join(dir, "charts", "a", "index.html")))
+	for _, want := range []string{
+		`<a href="http://example.org/home" rel="noopener noreferrer">`,
+		`<a href="https://example.org/src" rel="noopener noreferrer">`,
+		`<span class="nolink">git@github.com:o/r.git</span>`,
+		`<a href="mailto:good@example.org">good@example.org</a>`,
+		`<a href="https://example.org/good" rel="noopener noreferrer">`,
+		`<span class="nolink">bad@example</span>`,
+		`<span class="nolink">http://example.org/bad</span>`,
+		`<span class="nolink">x@example.org?cc=y@example.org</span>`,
+		`<span>Maintainer</span> <a href="mailto:anon@example.org">`,
+		`href="https://github.com/o/r/tree/release/2.x/charts/a%20b"`,
+		`href="../../a-1.tgz"`,
+		`href="https://example.org/a-4.tgz"`,
+		"helm repo add c https://&lt;owner&gt;.github.io/&lt;repo&gt;",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	var hrefs []string
+	walk(parseHTML(t, []byte(page)), func(n *html.Node) {
+		if v, ok := attr(n, "href"); ok {
+			hrefs = append(hrefs, v)
+		}
+	})
+	for _, bad := range []string{"a-2.tgz", "ftp:", "javascript:", "outside.tgz", "a-3.tgz"} {
+		for _, h := range hrefs {
+			if strings.Contains(h, bad) {
+				t.Errorf("page links %s", h)
+			}
+		}
+	}
+	if !slices.Contains(hrefs, "../.././sub/../a-7.tgz") {
+		t.Errorf("links %q lack ../.././sub/../a-7.tgz", hrefs)
+	}
+	if n := strings.Count(page, "Download</a>"); n != 3 {
+		t.Errorf("%d download links, want 3", n)
+	}
+	if strings.Count(page, "<li><span>") != 4 {
+		t.Errorf("want 4 maintainers (the empty one dropped)")
+	}
+
+	// A path outside the repository gives a link to the branch only.
+	if tr, ok := newSourceTree("https://github.com/o/r", "", "../x"); !ok || tr.url("tree", tr.dir) != "https://github.com/o/r/tree/main" {
+		t.Errorf("source tree %+v", tr)
+	}
+	// Only https sources give contribute links.
+	for _, s := range []string{"http://github.com/o/r", "git@github.com:o/r.git", "javascript:alert(1)", ""} {
+		if _, ok := newSourceTree(s, "", "charts/a"); ok {
+			t.Errorf("source %q gives a contribute link", s)
+		}
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	for _, name := range []string{"../x", "a/b", "", ".hidden", "a b", `a"b`} {
+		out := t.TempDir()
+		err := Render(out, &Catalog{Charts: []*Chart{{Name: "ok"}, {Name: name}}}, Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), "render "+out) {
+			t.Errorf("chart name %q: %v", name, err)
+		}
+		if files := siteFiles(t, out); len(files) != 0 {
+			t.Errorf("chart name %q: wrote %q", name, files)
+		}
+	}
+	out := t.TempDir()
+	if err := Render(out, &Catalog{Charts: []*Chart{{Name: "a"}, {Name: "a"}}}, Options{}); err == nil {
+		t.Error("two charts of the same name render")
+	}
+	if err := Render(filepath.Join(out, "missing"), &Catalog{}, Options{}); err == nil {
+		t.Error("rendering into a missing directory succeeds")
+	}
+	if err := Render(out, nil, Options{}); err == nil {
+		t.Error("rendering no catalog succeeds")
+	}
+	if err := Render(out, &Catalog{}, Options{Templates: filepath.Join(out, "nope")}); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("missing templates directory: %v", err)
+	}
+	// An empty catalog still renders a usable index.
+	dir := render(t, &Catalog{Name: "empty"}, Options{})
+	checkPage(t, dir, "index.html")
+	if !strings.Contains(string(readFile(t, filepath.Join(dir, "index.html"))), "This catalog has no charts yet.") {
+		t.Error("empty catalog index lacks its message")
+	}
+}
+
+func TestTemplateOverride(t *testing.T) {
+	tmpl := t.TempDir()
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(tmpl, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("style.css", "body { color: rebeccapurple; }\n")
+	write("logo.png", string(writePNG(t, filepath.Join(t.TempDir(), "l.png"), color.Black)))
+	write("notes.md", "not a template")
+	write("index.html", `{{template "layout" .}}{{define "content"}}<p class="custom">{{.Catalog.Title}} has {{.Index.Count}} charts</p>{{template "extra" .}}{{end}}`)
+	write("extra.html", `{{define "extra"}}<p class="extra">extra partial</p>{{end}}`)
+
+	cat := normalCatalog(t)
+	cat.Title = "<b>Custom</b>"
+	dir := render(t, cat, Options{Templates: tmpl})
+	if got := string(readFile(t, filepath.Join(dir, "assets", "style.css"))); got != "body { color: rebeccapurple; }\n" {
+		t.Errorf("style.css not overridden: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "assets", "logo.png")); err != nil {
+		t.Errorf("extra asset not copied: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "assets", "notes.md")); err == nil {
+		t.Error("a non-asset file was copied")
+	}
+	index := string(readFile(t, filepath.Join(dir, "index.html")))
+	for _, want := range []string{`<p class="custom">&lt;b&gt;Custom&lt;/b&gt; has 3 charts</p>`, `<p class="extra">extra partial</p>`, wantCSP} {
+		if !strings.Contains(index, want) {
+			t.Errorf("overridden index lacks %s", want)
+		}
+	}
+	// The chart pages keep the embedded template.
+	if !strings.Contains(string(readFile(t, filepath.Join(dir, "charts", "jupyter", "index.html"))), `id="chart-options"`) {
+		t.Error("chart page lost the embedded template")
+	}
+	embedded, err := os.ReadFile(filepath.Join("..", "templates", "catalog.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(readFile(t, filepath.Join(dir, "assets", "catalog.js")), embedded) {
+		t.Error("catalog.js is not the embedded one")
+	}
+}
+
+func TestTemplateOverrideErrors(t *testing.T) {
+	cases := []struct {
+		file, content, want string
+	}{
+		{"chart.html", `{{template "layout" .}}{{define "content"}}{{.Chart.Name`, "unclosed action"},
+		{"layout.html", `{{define "layout"}}{{if}}{{end}}`, "missing value for if"},
+		{"index.html", `{{template "layout" .}}{{define "content"}}{{.NoSuchField}}{{end}}`, "NoSuchField"},
+		{"chart.html", `{{template "layout" .}}{{define "content"}}<a href="{{.Chart.Name}}{{end}}`, "chart.html"},
+	}
+	for _, c := range cases {
+		tmpl := t.TempDir()
+		p := filepath.Join(tmpl, c.file)
+		if err := os.WriteFile(p, []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		err := Render(out, normalCatalog(t), Options{Templates: tmpl})
+		if err == nil {
+			t.Errorf("%s %q: no error", c.file, c.content)
+			continue
+		}
+		if !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %q: error %q does not name %s and %q", c.file, c.content, err, p, c.want)
+		}
+		if files := siteFiles(t, out); len(files) != 0 {
+			t.Errorf("%s: a failed rendering wrote %q", c.file, files)
+		}
+	}
+}
+
+func TestShellWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"ide":                     "ide",
+		"https://x.github.io/r":   "https://x.github.io/r",
+		"1.2.3+build":             "1.2.3+build",
+		"a b":                     "'a b'",
+		"it's":                    `'it'\''s'`,
+		"$(rm -rf ~)":             "'$(rm -rf ~)'",
+		"":                        "''",
+		"x;y":                     "'x;y'",
+		"https://x/?a=1&b=2":      "'https://x/?a=1&b=2'",
+		"https://example.org/ok~": "'https://example.org/ok~'",
+	} {
+		if got := shellWord(in); got != want {
+			t.Errorf("shellWord(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
