@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogist/catalogist/internal/gencatalog"
+
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 )
@@ -21,7 +23,7 @@ var bigIndex = sync.OnceValue(func() []byte {
 	}
 	defer os.RemoveAll(dir)
 	p := filepath.Join(dir, "index.yaml")
-	if err := genIndex(15000).WriteFile(p, 0o644); err != nil {
+	if err := gencatalog.Index(15000).WriteFile(p, 0o644); err != nil {
 		panic(err)
 	}
 	data, err := os.ReadFile(p)
@@ -34,9 +36,9 @@ var bigIndex = sync.OnceValue(func() []byte {
 // newBuild is a build of one new version of a chart of bigIndex.
 func newBuild() *repo.IndexFile {
 	idx := &repo.IndexFile{APIVersion: repo.APIVersionV1, Entries: map[string]repo.ChartVersions{}}
-	idx.Entries["chart-007"] = repo.ChartVersions{{
-		Metadata: &chart.Metadata{APIVersion: "v2", Name: "chart-007", Version: "9.9.9", Description: "New."},
-		URLs:     []string{"https://example.com/charts/chart-007-9.9.9.tgz"},
+	idx.Entries["service-0007"] = repo.ChartVersions{{
+		Metadata: &chart.Metadata{APIVersion: "v2", Name: "service-0007", Version: "9.9.9", Description: "New."},
+		URLs:     []string{"https://example.com/charts/service-0007-9.9.9.tgz"},
 		Created:  time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC),
 		Digest:   "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
 	}}

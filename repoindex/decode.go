@@ -99,19 +99,32 @@ func (d *decoder) wrongType(i int32, want string) error {
 
 // key returns a mapping key as the string yaml.v2 and JSON make of it.
 func (d *decoder) key(i int32) (string, error) {
+	s, _, err := d.keyID(i)
+	return s, err
+}
+
+// keyID also returns the identity of the key in yaml.v2, which tells
+// duplicates apart: yes and "true" are different keys there (a bool and a
+// string) although both become "true".
+func (d *decoder) keyID(i int32) (key, id string, err error) {
 	n := d.n(i)
 	if n.kind != scalarKind {
-		return "", d.fail(i, "a key is %s; keys must be plain text", d.describe(i))
+		return "", "", d.fail(i, "a key is %s; keys must be plain text", d.describe(i))
 	}
 	v := d.t.value(i)
 	if n.style == stringStyle {
-		return v, nil
+		return v, v, nil
 	}
-	s, ok := resolvePlain(v).key()
+	sc := resolvePlain(v)
+	s, ok := sc.key()
 	if !ok {
-		return "", d.fail(i, "a key is null (%q); quote it if it is meant as text", v)
+		return "", "", d.fail(i, "a key is null (%q); quote it if it is meant as text", v)
 	}
-	return s, nil
+	if sc.typ == strType {
+		return s, s, nil
+	}
+	// No YAML string holds the byte 0xff.
+	return s, "\xff" + strconv.Itoa(int(sc.typ)) + strconv.FormatFloat(sc.number(), 'g', -1, 64), nil
 }
 
 // str decodes a string into dst. coerce says whether Helm's loader turns
@@ -315,11 +328,11 @@ func (d *decoder) forPairs(m int32, set func(key string, v int32) error) error {
 	var seen keySet
 	for k := d.n(m).first; k != 0; {
 		v := d.n(k).next
-		key, err := d.key(k)
+		key, id, err := d.keyID(k)
 		if err != nil {
 			return err
 		}
-		if seen.add(key) {
+		if seen.add(id) {
 			return d.fail(k, "key %q is set twice; keep one", key)
 		}
 		if err := set(key, v); err != nil {

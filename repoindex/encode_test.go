@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogist/catalogist/internal/gencatalog"
+
 	"gopkg.in/yaml.v3"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
@@ -309,7 +311,7 @@ func TestWriteFile(t *testing.T) {
 	if err := os.WriteFile(p, []byte("previous"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	idx := genIndex(10)
+	idx := gencatalog.Index(10)
 	if err := WriteFile(p, idx, "yaml"); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catalogist/catalogist/internal/gencatalog"
+
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 )
 
@@ -14,7 +16,7 @@ func fuzzSeeds(f *testing.F) {
 	f.Add([]byte(usual))
 	f.Add([]byte(strings.ReplaceAll(usual, "\n", "\r\n")))
 	var b bytes.Buffer
-	if err := Encode(&b, genIndex(4), "yaml"); err != nil {
+	if err := Encode(&b, gencatalog.Index(4), "yaml"); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b.Bytes())

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogist/catalogist/internal/gencatalog"
+
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 )
@@ -222,8 +224,8 @@ func TestMergeResultIsIndependent(t *testing.T) {
 }
 
 func TestMergeDeterministic(t *testing.T) {
-	pub := genIndex(300)
-	built := index(version("chart-003", "9.0.0", "new", day1))
+	pub := gencatalog.Index(300)
+	built := index(version("service-0003", "9.0.0", "new", day1))
 	var a, b bytes.Buffer
 	for _, out := range []*bytes.Buffer{&a, &b} {
 		got, _, err := Merge(built, pub, false)

@@ -194,6 +194,23 @@ func (sc scalar) key() (string, bool) {
 	return sc.coerced()
 }
 
+// number is the value of a number or bool, for telling keys apart.
+func (sc scalar) number() float64 {
+	switch sc.typ {
+	case boolType:
+		if sc.b {
+			return 1
+		}
+	case intType:
+		return float64(sc.i)
+	case uintType:
+		return float64(sc.u)
+	case floatType:
+		return sc.f
+	}
+	return 0
+}
+
 // typeName names a scalar's type in error messages.
 func (sc scalar) typeName() string {
 	switch sc.typ {

@@ -21,28 +21,12 @@ entries=${BENCH_INDEX:-15000}
 runs=${BENCH_RUNS:-5}
 helm_runs=${HELM_RUNS:-2}
 
-log() { printf 'bench-build: %s\n' "$*" >&2; }
-die() { log "error: $*"; exit 1; }
-now_us() { local t=$EPOCHREALTIME; printf '%s\n' "${t/[.,]/}"; }
-ms() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
+bench=bench-build
+. scripts/bench-common.sh
 # ratio A B prints A/B with two decimals.
 ratio() { local r=$(($1 * 100 / ($2 > 0 ? $2 : 1))); printf '%d.%02d' $((r / 100)) $((r % 100)); }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 minimum() { printf '%s\n' "$@" | sort -n | head -n 1; }
-
-[ -n "${EPOCHREALTIME:-}" ] || die "bash 5 or later is required (EPOCHREALTIME)"
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/bench-build.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-
-log "building bin/catalogist"
-go build -o bin/catalogist ./cmd/catalogist
-helm=${HELM4:-}
-if [ -z "$helm" ] || [ ! -x "$helm" ]; then
-	helm=$(bash scripts/install-tools.sh helm4 | tail -n 1)
-fi
-[ -x "$helm" ] || die "no Helm 4 binary at '$helm'"
-log "peer: $helm ($("$helm" version --short))"
 
 catalog=$work/catalog
 log "generating a $charts-chart catalog"

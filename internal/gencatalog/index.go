@@ -31,10 +31,15 @@ func Index(n int) *repo.IndexFile {
 			Icon:        "https://example.org/icons/" + name + ".svg",
 			Maintainers: []*chart.Maintainer{{Name: "Catalog team", Email: "team@example.org"}},
 			Dependencies: []*chart.Dependency{{
-				Name: "library-chart", Version: "1.5.x", Repository: "https://example.org/library",
+				Name: "library-chart", Version: "1.5.x", Repository: "https://example.org/library", Tags: []string{"base"},
 			}},
 			Annotations: map[string]string{"artifacthub.io/license": "Apache-2.0"},
 			Type:        "application",
+		}
+		if i%2 == 0 {
+			md.Dependencies = append(md.Dependencies, &chart.Dependency{
+				Name: "postgresql", Version: "~15.2.0", Repository: "oci://registry.example.org/charts", Condition: "postgresql.enabled",
+			})
 		}
 		digest := fmt.Sprintf("%064x", uint64(i)*0x9e3779b97f4a7c15)
 		url := fmt.Sprintf("https://github.com/example-org/catalog/releases/download/%s-%s/%s-%s.tgz", name, version, name, version)
