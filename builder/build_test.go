@@ -191,6 +191,27 @@ func TestLintErrorsStopTheBuild(t *testing.T) {
 	sameTrees(t, before, snapshot(t, out))
 }
 
+// Lint runs alongside the later steps; its error still comes first when
+// one of them fails too.
+func TestLintErrorComesFirst(t *testing.T) {
+	cat := example(t, "ide")
+	out := filepath.Join(t.TempDir(), "out")
+	build(t, builder.Options{Catalog: cat, Out: out, Now: at(t1)})
+	before := snapshot(t, out)
+	replaceIn(t, filepath.Join(cat, "charts", "vscode-python", "values.schema.json"), `"type": "object"`, `"type": "objet"`)
+	tpl := t.TempDir()
+	writeFile(t, filepath.Join(tpl, "index.html"), "{{ .Broken ")
+	res, err := builder.Build(builder.Options{Catalog: cat, Out: out, Now: at(t2), Templates: tpl, Log: &bytes.Buffer{}})
+	var le *builder.ErrLint
+	if !errors.As(err, &le) {
+		t.Fatalf("want the lint error, got %v", err)
+	}
+	if res == nil || res.Lint == nil || len(res.Lint.Findings) == 0 {
+		t.Errorf("the result lacks the findings: %+v", res)
+	}
+	sameTrees(t, before, snapshot(t, out))
+}
+
 func TestFailedBuildLeavesOutputIntact(t *testing.T) {
 	cat := example(t, "ide")
 	out := filepath.Join(t.TempDir(), "out")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -59,13 +60,28 @@ type Context struct {
 	Catalog *catalog.Catalog
 	// Stage is the staging directory that becomes Out.
 	Stage string
+	// tree tracks what Stage holds; staged is closed once the stage step
+	// has ended.
+	tree       *stageTree
+	staged     chan struct{}
+	stagedOnce sync.Once
+	// early are the packages started during discovery, by chart, and
+	// packSem bounds how many are made at once.
+	early   map[*Chart]chan error
+	earlyMu sync.Mutex
+	earlyWG sync.WaitGroup
+	packSem chan struct{}
+	// bg deletes stale directories while the build goes on.
+	bg sync.WaitGroup
 	// Charts are the catalog's charts in dependency order.
 	Charts []*Chart
 	byName map[string]*Chart
 	// Index is the index being built; Published the merged-in one and
 	// Previous the one of the last build into Out, whose creation dates
-	// unchanged versions keep.
+	// unchanged versions keep (read only when the recorded state does not
+	// give them, else nil).
 	Index, Published, Previous *repo.IndexFile
+	previousOnce               sync.Once
 	// Merged reports what the merge kept, added, carried and pruned.
 	Merged *repoindex.Report
 	// Lint is the lint result.
@@ -79,7 +95,12 @@ type Context struct {
 	// previous is what the last build into Out recorded, for incremental
 	// rebuilds; next is what this one records.
 	previous, next *state
+	nextMu         sync.Mutex
 	stateData      []byte
+	// pages are the page sources readPages read.
+	pages map[*Chart]*pageSources
+	// icons are the icon files examined by this build.
+	icons icons
 	// remoteIndexes holds the indexes of dependency repositories, by URL.
 	remoteIndexes sync.Map
 }
@@ -98,9 +119,10 @@ type Chart struct {
 	// deps are the catalog charts this one depends on.
 	deps []*Chart
 	// ownHash hashes the chart's own files; stamps are their sizes and
-	// times.
-	ownHash string
-	stamps  []fileStamp
+	// times, stampsSum hashes those.
+	ownHash   string
+	stamps    []fileStamp
+	stampsSum string
 }
 
 // Step is one named stage of a build.
@@ -109,13 +131,25 @@ type Step struct {
 	Run  func(*Context) error
 	// Skip, when set and true, leaves the step out.
 	Skip func(*Context) bool
+	// Until, when set, names a later step: this one runs alongside the
+	// steps in between, and that one starts once it has ended. The steps
+	// in between must not depend on what it does. When one of them fails,
+	// the build still waits for this step and reports its error first, as
+	// if the steps had run one after the other.
+	Until string
 }
 
-// Pipeline is the ordered list of steps of a build.
+// Pipeline is the ordered list of steps of a build. Staging, which only
+// depends on the output, runs alongside discovery (which starts packaging
+// the changed charts that have no dependencies); lint, which only has to
+// pass before anything is published, alongside packaging, the index and the
+// site; reading what the changed charts' pages show (README, schema and
+// form) alongside packaging and the index.
 var Pipeline = []Step{
+	{Name: "stage", Run: stage, Until: "package"},
 	{Name: "discover", Run: discover},
-	{Name: "lint", Run: lintCatalog},
-	{Name: "stage", Run: stage},
+	{Name: "lint", Run: lintCatalog, Until: "record"},
+	{Name: "read pages", Run: readPages, Until: "site"},
 	{Name: "package", Run: packageCharts},
 	{Name: "index", Run: buildIndex},
 	{Name: "merge", Run: mergePublished, Skip: func(c *Context) bool { return c.Merge == "" }},
@@ -129,7 +163,9 @@ var Pipeline = []Step{
 type Result struct {
 	Charts, Packaged, Reused, Carried int
 	Lint                              *lint.Result
-	// Steps are the steps that ran, with their durations.
+	// Steps are the steps that ran, with their durations. A step that runs
+	// alongside others counts its own time, so the durations may add up to
+	// more than the build took.
 	Steps []StepTime
 }
 
@@ -153,7 +189,7 @@ func Build(opt Options) (*Result, error) {
 	if opt.Now == nil {
 		opt.Now = defaultNow
 	}
-	c := &Context{Options: opt, Epoch: packageEpoch()}
+	c := &Context{Options: opt, Epoch: packageEpoch(), staged: make(chan struct{}), packSem: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	defer c.cleanup()
 	if opt.RegionFile != "" {
 		r, err := region.Load(opt.RegionFile, opt.RegionID)
@@ -163,19 +199,18 @@ func Build(opt Options) (*Result, error) {
 		c.Region = r
 	}
 	res := &Result{}
-	for _, s := range Pipeline {
-		if s.Skip != nil && s.Skip(c) {
-			continue
-		}
-		start := time.Now()
-		err := s.Run(c)
-		res.Steps = append(res.Steps, StepTime{s.Name, time.Since(start)})
-		if err != nil {
-			res.Lint = c.Lint
-			return res, fmt.Errorf("%s: %w", s.Name, err)
-		}
+	p := &pipeline{ran: make([]*StepTime, len(Pipeline))}
+	err := p.run(c)
+	c.markStaged()
+	if err != nil {
+		res.Steps, res.Lint = p.times(), c.Lint
+		return res, err
 	}
+	res.Steps = p.times()
 	res.Charts, res.Lint = len(c.Charts), c.Lint
+	start := time.Now()
+	c.cleanup()
+	res.Steps = append(res.Steps, StepTime{"clean up", time.Since(start)})
 	for _, ch := range c.Charts {
 		if ch.Reused {
 			res.Reused++
@@ -187,6 +222,110 @@ func Build(opt Options) (*Result, error) {
 		res.Carried = len(c.Merged.Carried)
 	}
 	return res, nil
+}
+
+// pipeline runs the steps of a build.
+type pipeline struct {
+	ran []*StepTime
+	// bg are the steps running alongside the others.
+	bg []*background
+}
+
+type background struct {
+	step int
+	done chan struct{}
+	err  error
+}
+
+// run runs the steps in order, starting a step with Until in a goroutine,
+// and returns the error of the first step that failed.
+func (p *pipeline) run(c *Context) error {
+	for i, s := range Pipeline {
+		if err := p.wait(i, func(b *background) bool { return Pipeline[b.step].Until == s.Name }); err != nil {
+			return err
+		}
+		if err := p.failed(i); err != nil {
+			return err
+		}
+		if s.Skip != nil && s.Skip(c) {
+			continue
+		}
+		if s.Until != "" {
+			b := &background{step: i, done: make(chan struct{})}
+			p.bg = append(p.bg, b)
+			go func() {
+				defer close(b.done)
+				b.err = p.time(c, i)
+			}()
+			continue
+		}
+		if err := p.time(c, i); err != nil {
+			return p.fail(i, err)
+		}
+	}
+	return p.wait(len(Pipeline), func(*background) bool { return true })
+}
+
+// time runs step i, recording how long it took.
+func (p *pipeline) time(c *Context, i int) error {
+	start := time.Now()
+	err := Pipeline[i].Run(c)
+	p.ran[i] = &StepTime{Pipeline[i].Name, time.Since(start)}
+	if err != nil {
+		return fmt.Errorf("%s: %w", Pipeline[i].Name, err)
+	}
+	return nil
+}
+
+// wait waits, before step i, for the background steps which says.
+func (p *pipeline) wait(i int, which func(*background) bool) error {
+	for _, b := range p.bg {
+		if which(b) {
+			<-b.done
+		}
+	}
+	return p.failed(i)
+}
+
+// failed returns, before step i, the error of a background step that has
+// ended and failed, once every background step has ended: a failed lint
+// stops the build early.
+func (p *pipeline) failed(i int) error {
+	for _, b := range p.bg {
+		select {
+		case <-b.done:
+			if b.err != nil {
+				return p.fail(i, nil)
+			}
+		default:
+		}
+	}
+	return nil
+}
+
+// fail waits for every background step and returns the error of the
+// earliest step that failed: one of them, or step i with err.
+func (p *pipeline) fail(i int, err error) error {
+	first := i
+	for _, b := range p.bg {
+		<-b.done
+		if b.err != nil && b.step < first {
+			first, err = b.step, b.err
+		}
+	}
+	p.bg = nil
+	return err
+}
+
+// times lists the steps that ran, in pipeline order.
+func (p *pipeline) times() []StepTime {
+	var out []StepTime
+	for _, t := range p.ran {
+		if t != nil {
+			out = append(out, *t)
+		}
+	}
+	return out
 }
 
 // sourceDateEpoch returns SOURCE_DATE_EPOCH, the reproducible-builds
@@ -216,8 +355,22 @@ func packageEpoch() time.Time {
 	return time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 }
 
+// markStaged tells the packages started early that the staging directory
+// is ready, or will not be.
+func (c *Context) markStaged() { c.stagedOnce.Do(func() { close(c.staged) }) }
+
+// cleanup disposes of the staging directory of a failed build (a
+// successful one has set it aside for the next) and waits for the deletion
+// of stale directories. A recycled staging directory is set aside again: the
+// next build prunes it like any other, and lint errors, the usual failure,
+// then do not cost the next build its recycling.
 func (c *Context) cleanup() {
+	c.earlyWG.Wait()
 	if c.Stage != "" {
-		os.RemoveAll(c.Stage)
+		if c.tree == nil || !c.tree.reused || os.Rename(c.Stage, c.oldDir()) != nil {
+			os.RemoveAll(c.Stage)
+		}
+		c.Stage = ""
 	}
+	c.bg.Wait()
 }

@@ -5,28 +5,20 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/catalogist/catalogist/chartrepo"
 	"github.com/catalogist/catalogist/repoindex"
 )
-
-// maxDownload bounds what a download may weigh: an index or a package.
-const maxDownload = 256 << 20
-
-// httpClient fetches remote indexes and packages.
-var httpClient = &http.Client{Timeout: 2 * time.Minute}
 
 // remoteIndex is a repository's index, fetched at most once per build
 // however many charts depend on the repository.
@@ -73,17 +65,17 @@ func (c *Context) remoteDependency(ch *Chart, d *chart.Dependency) (*chart.Chart
 		return nil, fmt.Errorf("dependency %s: no version matching %q in %s: %w", d.Name, want, d.Repository, err)
 	}
 	p := filepath.Join(cacheDir, fmt.Sprintf("%s-%s.tgz", cv.Name, cv.Version))
-	if hc, err := loader.LoadFile(p); err == nil && fileDigest(p) == normalDigest(cv.Digest) {
+	if hc, err := loader.LoadFile(p); err == nil && chartrepo.SameDigest(chartrepo.FileDigest(p), cv.Digest) {
 		return hc, nil
 	}
 	if len(cv.URLs) == 0 {
 		return nil, fmt.Errorf("dependency %s %s: the index of %s lists no URL", cv.Name, cv.Version, d.Repository)
 	}
-	src, err := resolveURL(strings.TrimRight(d.Repository, "/")+"/", cv.URLs[0])
+	src, err := chartrepo.ResolveURL(strings.TrimRight(d.Repository, "/")+"/", cv.URLs[0])
 	if err != nil {
 		return nil, fmt.Errorf("dependency %s %s: %w", cv.Name, cv.Version, err)
 	}
-	if err := download(src, p, cv.Digest); err != nil {
+	if err := chartrepo.Default.Download(context.Background(), src, p, cv.Digest); err != nil {
 		return nil, offline(err)
 	}
 	hc, err := loader.LoadFile(p)
@@ -132,116 +124,12 @@ func (c *Context) fetchIndex(repository string) (*repo.IndexFile, error) {
 	v, _ := c.remoteIndexes.LoadOrStore(repository, &remoteIndex{})
 	ri := v.(*remoteIndex)
 	ri.once.Do(func() {
-		u := strings.TrimRight(repository, "/") + "/index.yaml"
-		data, err := get(u)
+		ix, err := chartrepo.Default.Index(context.Background(), repository)
 		if err != nil {
 			ri.err = err
 			return
 		}
-		ri.idx, ri.err = repoindex.Read(data, u)
+		ri.idx, ri.err = repoindex.Read(ix.Data, ix.URL)
 	})
 	return ri.idx, ri.err
-}
-
-// get downloads a URL into memory.
-func get(u string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, u, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := httpClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("fetching %s: %w", u, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("fetching %s: %s", u, resp.Status)
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxDownload+1))
-	if err != nil {
-		return nil, fmt.Errorf("fetching %s: %w", u, err)
-	}
-	if len(data) > maxDownload {
-		return nil, fmt.Errorf("fetching %s: larger than %d MiB", u, maxDownload>>20)
-	}
-	return data, nil
-}
-
-// download fetches a package into dst, atomically, after checking it
-// against the digest the index gives.
-func download(src, dst, digest string) error {
-	var data []byte
-	var err error
-	if u, perr := url.Parse(src); perr == nil && u.Scheme == "file" {
-		data, err = os.ReadFile(filepath.FromSlash(u.Path))
-	} else {
-		data, err = get(src)
-	}
-	if err != nil {
-		return err
-	}
-	return writeVerified(data, src, dst, digest)
-}
-
-// writeVerified writes data to dst through a temporary file when its sha256
-// is the digest, which is required: an index entry without a digest cannot
-// be verified.
-func writeVerified(data []byte, src, dst, digest string) error {
-	want := normalDigest(digest)
-	if want == "" {
-		return fmt.Errorf("%s: the index gives no digest to verify it against", src)
-	}
-	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:]); got != want {
-		return fmt.Errorf("%s: digest sha256:%s does not match the index's sha256:%s: the published file differs from the index; republish it or fix the index", src, got, want)
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".download-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
-}
-
-func normalDigest(d string) string {
-	return strings.ToLower(strings.TrimPrefix(strings.TrimSpace(d), "sha256:"))
-}
-
-func fileDigest(p string) string {
-	f, err := os.Open(p)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return ""
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// resolveURL resolves a URL an index gives against the index's base URL.
-func resolveURL(base, ref string) (string, error) {
-	b, err := url.Parse(base)
-	if err != nil {
-		return "", fmt.Errorf("bad base URL %q: %w", base, err)
-	}
-	r, err := url.Parse(ref)
-	if err != nil {
-		return "", fmt.Errorf("bad URL %q in the index: %w", ref, err)
-	}
-	return b.ResolveReference(r).String(), nil
 }

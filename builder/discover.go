@@ -25,7 +25,11 @@ const formatVersion = "catalogist-package-1"
 // discover finds the catalog's charts, reads their Chart.yaml, orders them
 // by their dependencies on each other and hashes their content.
 func discover(c *Context) error {
+	// The state is decoded while the catalog is listed.
+	prev := make(chan *state, 1)
+	go func() { prev <- loadState(c.Out) }()
 	cat, err := catalog.Discover(c.Options.Catalog)
+	c.previous = <-prev
 	if err != nil {
 		return err
 	}
@@ -43,7 +47,6 @@ func discover(c *Context) error {
 	if c.RepoURL == "" && cat.Config != nil {
 		c.RepoURL = strings.TrimRight(cat.Config.BaseURL, "/")
 	}
-	c.previous = loadState(c.Out)
 	charts, err := c.scanCharts(cat.Charts)
 	if err != nil {
 		return err
@@ -68,14 +71,19 @@ func discover(c *Context) error {
 	}
 	c.Charts = ordered
 	for _, ch := range c.Charts {
-		h := sha256.New()
-		fmt.Fprintf(h, "%s\x00%s\x00", formatVersion, ch.ownHash)
-		for _, d := range ch.deps {
-			fmt.Fprintf(h, "dep\x00%s\x00", d.Hash)
-		}
-		ch.Hash = hex.EncodeToString(h.Sum(nil))
+		ch.Hash = chartHash(ch.ownHash, ch.deps)
 	}
 	return nil
+}
+
+// chartHash identifies a chart's content and its local dependencies'.
+func chartHash(ownHash string, deps []*Chart) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", formatVersion, ownHash)
+	for _, d := range deps {
+		fmt.Fprintf(h, "dep\x00%s\x00", d.Hash)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // scanCharts reads every chart's Chart.yaml and hashes its files, on every
@@ -109,8 +117,8 @@ func (c *Context) scanChart(src *catalog.Chart) (*Chart, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch.stamps = stamps
-	if prev := c.previous.byDir[src.Dir]; prev != nil && prev.Meta != nil && c.previous.trusts(prev.Files, stamps) {
+	ch.stamps, ch.stampsSum = stamps, stampsSum(stamps)
+	if prev := c.previous.byDir[src.Dir]; prev != nil && prev.Meta != nil && c.previous.trusts(prev.Stamps, stamps, ch.stampsSum) {
 		ch.Meta, ch.ownHash = prev.Meta, prev.OwnHash
 		return ch, nil
 	}
@@ -125,6 +133,7 @@ func (c *Context) scanChart(src *catalog.Chart) (*Chart, error) {
 	if ch.ownHash, err = filesHash(src.Dir, stamps); err != nil {
 		return nil, err
 	}
+	c.packageEarly(ch)
 	return ch, nil
 }
 

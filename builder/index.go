@@ -1,9 +1,10 @@
 package builder
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
+	"github.com/catalogist/catalogist/chartrepo"
 	"github.com/catalogist/catalogist/repoindex"
 )
 
@@ -22,7 +24,6 @@ const IndexFile = "index.yaml"
 // previous build into Out already had with the same digest keeps its
 // creation date, so an unchanged catalog rebuilds byte for byte.
 func buildIndex(c *Context) error {
-	c.Previous = loadPrevious(c.Out)
 	idx := repo.NewIndexFile()
 	for _, ch := range c.Charts {
 		md := *ch.Meta
@@ -31,8 +32,8 @@ func buildIndex(c *Context) error {
 		}
 		cv := idx.Entries[md.Name][len(idx.Entries[md.Name])-1]
 		cv.Created = c.Now().UTC()
-		if prev, err := c.Previous.Get(md.Name, md.Version); err == nil && prev.Version == md.Version && sameDigest(prev.Digest, ch.Digest) {
-			cv.Created = prev.Created
+		if created, ok := c.previousCreated(ch); ok {
+			cv.Created = created
 		}
 	}
 	idx.SortEntries()
@@ -50,6 +51,22 @@ func buildIndex(c *Context) error {
 	return nil
 }
 
+// previousCreated returns the creation date the previous build into Out
+// gave the chart's version, if it had the same digest. The recorded state
+// holds the date and digest of the version the chart had then: for that
+// version, the previous index can say nothing else. For another, the
+// previous index is read (once): a merge may have put the version there.
+func (c *Context) previousCreated(ch *Chart) (time.Time, bool) {
+	if prev := c.previous.Charts[ch.Meta.Name]; prev != nil && prev.Meta != nil && !prev.Created.IsZero() && prev.Meta.Version == ch.Meta.Version {
+		return prev.Created, chartrepo.SameDigest(prev.Digest, ch.Digest)
+	}
+	c.previousOnce.Do(func() { c.Previous = loadPrevious(c.Out) })
+	if prev, err := c.Previous.Get(ch.Meta.Name, ch.Meta.Version); err == nil && prev.Version == ch.Meta.Version && chartrepo.SameDigest(prev.Digest, ch.Digest) {
+		return prev.Created, true
+	}
+	return time.Time{}, false
+}
+
 // loadPrevious reads the index of the last build into out; any problem
 // means there is nothing to keep.
 func loadPrevious(out string) *repo.IndexFile {
@@ -59,8 +76,6 @@ func loadPrevious(out string) *repo.IndexFile {
 	}
 	return idx
 }
-
-func sameDigest(a, b string) bool { return normalDigest(a) == normalDigest(b) && a != "" }
 
 // mergePublished merges the published index: versions in both keep their
 // publication date, a published version whose package changed is refused,
@@ -88,35 +103,15 @@ func mergePublished(c *Context) error {
 // loadPublished reads the published index from a file, a directory or a
 // URL, and returns the base its relative URLs resolve against.
 func loadPublished(loc string) (*repo.IndexFile, string, error) {
-	if u, err := url.Parse(loc); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
-		src := loc
-		if !strings.HasSuffix(u.Path, ".yaml") && !strings.HasSuffix(u.Path, ".json") {
-			src = strings.TrimRight(loc, "/") + "/" + IndexFile
-		}
-		data, err := get(src)
-		if err != nil {
-			return nil, "", fmt.Errorf("published index: %w", err)
-		}
-		idx, err := repoindex.Read(data, src)
-		if err != nil {
-			return nil, "", err
-		}
-		base, _ := resolveURL(src, ".")
-		return idx, base, nil
-	}
-	info, err := os.Stat(loc)
+	ix, err := chartrepo.Default.Index(context.Background(), loc)
 	if err != nil {
 		return nil, "", fmt.Errorf("published index: %w", err)
 	}
-	file, dir := loc, filepath.Dir(loc)
-	if info.IsDir() {
-		file, dir = filepath.Join(loc, IndexFile), loc
-	}
-	idx, err := repoindex.Load(file)
+	idx, err := repoindex.Read(ix.Data, ix.URL)
 	if err != nil {
 		return nil, "", err
 	}
-	return idx, dir, nil
+	return idx, ix.Base, nil
 }
 
 // carry copies or downloads the package of a published version the sources
@@ -135,32 +130,32 @@ func (c *Context) carry(cv *repo.ChartVersion, base string) error {
 		return fmt.Errorf("published %s %s: URL %q leaves the repository: make it absolute or republish it", cv.Name, cv.Version, ref)
 	}
 	dst := filepath.Join(c.Stage, filepath.FromSlash(rel))
-	if sameDigest(fileDigest(dst), cv.Digest) {
-		return nil
+	// A package kept from a recycled staging directory, or carried for
+	// another version already, may be the one.
+	if c.tree.keep(rel) || c.tree.claimedFile(rel) {
+		if chartrepo.SameDigest(chartrepo.FileDigest(dst), cv.Digest) {
+			return nil
+		}
 	}
-	src, err := resolveURL(toURLBase(base), rel)
+	// The download replaces the file by a rename, never writing through it.
+	if err := c.tree.clear(rel); err != nil {
+		return err
+	}
+	src, err := chartrepo.ResolveURL(base, rel)
 	if err != nil {
 		return err
 	}
-	if err := download(src, dst, cv.Digest); err != nil {
+	if err := chartrepo.Default.Download(context.Background(), src, dst, cv.Digest); err != nil {
 		return fmt.Errorf("carrying published %s %s: %w", cv.Name, cv.Version, err)
 	}
 	return nil
 }
 
-// toURLBase turns a directory or URL into a base URL ending in a slash.
-func toURLBase(base string) string {
-	if u, err := url.Parse(base); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
-		return strings.TrimRight(base, "/") + "/"
-	}
-	abs, err := filepath.Abs(base)
-	if err != nil {
-		abs = base
-	}
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs) + "/"}).String()
-}
-
 // writeIndex writes the index into the staging directory.
 func writeIndex(c *Context) error {
-	return repoindex.WriteFile(filepath.Join(c.Stage, IndexFile), c.Index, c.IndexFormat)
+	var buf bytes.Buffer
+	if err := repoindex.Encode(&buf, c.Index, c.IndexFormat); err != nil {
+		return err
+	}
+	return c.writeFile(IndexFile, buf.Bytes())
 }

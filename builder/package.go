@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/Masterminds/semver/v3"
+	"github.com/catalogist/catalogist/chartrepo"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
@@ -19,7 +20,8 @@ import (
 // packageCharts makes <name>-<version>.tgz for every chart in the staging
 // directory, reusing the previous build's package when the chart's content
 // hash is unchanged. Charts are packaged in parallel, each after the catalog
-// charts it depends on.
+// charts it depends on; changed charts without dependencies were started
+// during discovery already (see packageEarly).
 func packageCharts(c *Context) error {
 	done := make(map[*Chart]chan struct{}, len(c.Charts))
 	for _, ch := range c.Charts {
@@ -33,6 +35,9 @@ func packageCharts(c *Context) error {
 		go func() {
 			defer wg.Done()
 			defer close(done[ch])
+			if early := c.early[ch]; early != nil && <-early == nil {
+				return
+			}
 			for _, d := range ch.deps {
 				<-done[d]
 			}
@@ -57,11 +62,52 @@ func (c *Context) reuse(ch *Chart) error {
 	if prev == nil || prev.Hash != ch.Hash || prev.File == "" {
 		return errors.New("changed")
 	}
-	if err := linkOrCopy(filepath.Join(c.Out, prev.File), filepath.Join(c.Stage, prev.File)); err != nil {
+	if err := c.linkPrevious(prev.File); err != nil {
 		return err
 	}
 	ch.File, ch.Digest, ch.Reused = prev.File, prev.Digest, true
 	return nil
+}
+
+// packageEarly starts packaging, while discovery goes on, a chart it has
+// just found changed, when the chart has no dependencies: its hash is then
+// known already, and nothing else of the catalog is needed. Packaging waits
+// for the staging directory; packageCharts takes the result, or packages
+// the chart again after a failure, to report it.
+func (c *Context) packageEarly(ch *Chart) {
+	if len(ch.Meta.Dependencies) > 0 || c.staged == nil {
+		return
+	}
+	if prev := c.previous.Charts[ch.Meta.Name]; prev != nil && prev.File != "" && prev.Hash == chartHash(ch.ownHash, nil) {
+		return
+	}
+	res := make(chan error, 1)
+	c.earlyMu.Lock()
+	if c.early == nil {
+		c.early = map[*Chart]chan error{}
+	}
+	c.early[ch] = res
+	c.earlyMu.Unlock()
+	c.earlyWG.Add(1)
+	go func() {
+		defer c.earlyWG.Done()
+		<-c.staged
+		c.packSem <- struct{}{}
+		defer func() { <-c.packSem }()
+		if c.tree == nil {
+			res <- errors.New("no staging directory")
+			return
+		}
+		hc, err := loader.LoadDir(ch.Src.Dir)
+		switch {
+		case err != nil:
+		case len(hc.Metadata.Dependencies) > 0:
+			err = errors.New("Chart.yaml changed since discovery")
+		default:
+			err = c.save(ch, hc)
+		}
+		res <- err
+	}()
 }
 
 func (c *Context) packageChart(ch *Chart) error {
@@ -69,12 +115,25 @@ func (c *Context) packageChart(ch *Chart) error {
 	if err != nil {
 		return err
 	}
+	return c.save(ch, hc)
+}
+
+// save writes a loaded chart's package into the staging directory.
+func (c *Context) save(ch *Chart, hc *chart.Chart) error {
 	hc.StampModTimes(c.Epoch)
+	// Save names the package so, and would write through a file there.
+	name := fmt.Sprintf("%s-%s.tgz", hc.Name(), hc.Metadata.Version)
+	if err := c.tree.clear(name); err != nil {
+		return err
+	}
 	path, err := chartutil.Save(hc, c.Stage)
 	if err != nil {
 		return fmt.Errorf("packaging: %w", err)
 	}
-	digest := fileDigest(path)
+	if filepath.Base(path) != name {
+		return fmt.Errorf("packaging: wrote %s, not %s", path, name)
+	}
+	digest := chartrepo.FileDigest(path)
 	if digest == "" {
 		return fmt.Errorf("reading back %s", path)
 	}
@@ -142,8 +201,8 @@ func checkConstraint(d *chart.Dependency, version string) error {
 }
 
 // linkOrCopy hard-links src to dst, copying when links are not possible
-// (another file system). The previous output is replaced as a whole at the
-// end of the build, so sharing its files is safe.
+// (another file system). Files of a published output are never written to,
+// only replaced, so sharing them is safe.
 func linkOrCopy(src, dst string) error {
 	if err := os.Link(src, dst); err == nil {
 		return nil
@@ -153,15 +212,19 @@ func linkOrCopy(src, dst string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(dst)
 		return fmt.Errorf("copying %s: %w", src, err)
 	}
-	return out.Close()
+	return nil
 }
 
 // parallel runs f(0) to f(n-1) on a few goroutines. The work it is used

@@ -4,18 +4,43 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
-// stagePrefix names the staging directories created next to the output; a
-// build killed midway leaves one behind, which the next build removes.
-const stagePrefix = ".catalogist-stage-"
+// A build assembles the new output in a staging directory next to Out and
+// exchanges the two when it succeeds. The previous output is not deleted
+// then: it is left beside Out as .catalogist-old-<out>-*, and the next
+// build takes it as its staging directory (see recycle.go). Deleting and
+// recreating a hundred chart directories per build costs more than the rest
+// of an incremental build, and the old tree weighs little: the files the
+// two outputs share are hard links to the same data, so the old tree only
+// holds its directories and the few files that changed since.
+//
+// A build killed midway leaves its staging directory behind as
+// .catalogist-stage-<out>-*. The next build recycles one leftover, a
+// previous output by preference, and deletes the others while it works,
+// waiting for that before it returns. A build that fails sets a recycled
+// staging directory aside again and deletes a new one. Recycling never
+// trusts what a leftover holds: only the files that are the current
+// output's own (the same inode) are kept, so deleting leftovers by hand is
+// always safe, and only costs the next build its head start.
+
+// stagePrefix names the staging directories created next to the output;
+// oldPrefix the previous output once a build has replaced it.
+const (
+	stagePrefix = ".catalogist-stage-"
+	oldPrefix   = ".catalogist-old-"
+)
 
 // stage creates the staging directory next to Out, on the same file system,
-// so that publishing is a rename.
+// so that publishing is a rename. It is the previous output before last
+// when there is one to recycle.
 func stage(c *Context) error {
+	defer c.markStaged()
 	out, err := filepath.Abs(c.Out)
 	if err != nil {
 		return fmt.Errorf("output %s: %w", c.Out, err)
@@ -23,45 +48,92 @@ func stage(c *Context) error {
 	if info, err := os.Stat(out); err == nil && !info.IsDir() {
 		return fmt.Errorf("output %s %w", c.Out, errNotDir)
 	}
-	parent := filepath.Dir(out)
+	parent, base := filepath.Dir(out), filepath.Base(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("output %s: %w", c.Out, err)
 	}
-	removeStale(parent, filepath.Base(out))
-	dir, err := os.MkdirTemp(parent, stagePrefix+filepath.Base(out)+"-")
+	// One leftover is recycled; the others are deleted while the build
+	// goes on.
+	var remove []string
+	for _, d := range staleDirs(parent, base) {
+		if c.Stage != "" {
+			remove = append(remove, d)
+			continue
+		}
+		dir := filepath.Join(parent, stagePrefix+base+"-"+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		if err := os.Rename(d, dir); err != nil {
+			remove = append(remove, d)
+			continue
+		}
+		tree, err := recycle(dir, out)
+		if err != nil {
+			remove = append(remove, dir)
+			continue
+		}
+		c.Stage, c.tree = dir, tree
+	}
+	c.removeInBackground(remove)
+	if c.Stage != "" {
+		return nil
+	}
+	dir, err := os.MkdirTemp(parent, stagePrefix+base+"-")
 	if err != nil {
 		return fmt.Errorf("staging directory: %w", err)
 	}
 	if err := os.Chmod(dir, 0o755); err != nil {
+		os.Remove(dir)
 		return err
 	}
-	c.Stage = dir
+	c.Stage, c.tree = dir, newStageTree(dir, out)
 	return nil
 }
 
-// removeStale deletes staging directories earlier builds of the same output
-// left behind when they were killed.
-func removeStale(parent, base string) {
+// staleDirs lists the previous outputs and the staging directories of
+// killed builds of the same output, previous outputs first.
+func staleDirs(parent, base string) []string {
 	entries, _ := os.ReadDir(parent)
+	var old, staged []string
 	for _, e := range entries {
-		if e.IsDir() && (strings.HasPrefix(e.Name(), stagePrefix+base+"-") || strings.HasPrefix(e.Name(), oldPrefix+base+"-")) {
-			os.RemoveAll(filepath.Join(parent, e.Name()))
+		switch {
+		case !e.IsDir():
+		case strings.HasPrefix(e.Name(), oldPrefix+base+"-"):
+			old = append(old, filepath.Join(parent, e.Name()))
+		case strings.HasPrefix(e.Name(), stagePrefix+base+"-"):
+			staged = append(staged, filepath.Join(parent, e.Name()))
 		}
 	}
+	return append(old, staged...)
 }
 
-const oldPrefix = ".catalogist-old-"
+// removeInBackground deletes directories while the build goes on; cleanup
+// waits for it.
+func (c *Context) removeInBackground(dirs []string) {
+	if len(dirs) == 0 {
+		return
+	}
+	c.bg.Add(1)
+	go func() {
+		defer c.bg.Done()
+		for _, d := range dirs {
+			os.RemoveAll(d)
+		}
+	}()
+}
 
 // publish puts the staging directory in place of the output. On Linux the
 // two are exchanged atomically; elsewhere the old output is moved aside
-// first, leaving a moment without output but never a mixed one.
+// first, leaving a moment without output but never a mixed one. The
+// previous output is then kept aside for the next build to recycle.
 func publish(c *Context) error {
 	out, err := filepath.Abs(c.Out)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(c.Stage, ".nojekyll"), nil, 0o644); err != nil {
+	if err := c.writeFile(".nojekyll", nil); err != nil {
 		return err
+	}
+	if err := c.tree.sweep(); err != nil {
+		return fmt.Errorf("staging directory: %w", err)
 	}
 	_, statErr := os.Stat(out)
 	switch {
@@ -69,22 +141,36 @@ func publish(c *Context) error {
 		if err := os.Rename(c.Stage, out); err != nil {
 			return fmt.Errorf("publishing %s: %w", c.Out, err)
 		}
+		c.Stage = ""
 	case statErr != nil:
 		return fmt.Errorf("output %s: %w", c.Out, statErr)
 	default:
-		if err := exchange(c.Stage, out); err != nil {
-			if err := swap(c.Stage, out); err != nil {
+		old := c.oldDir()
+		if err := exchange(c.Stage, out); err == nil {
+			// c.Stage now holds the previous output: set it aside, or
+			// let cleanup delete it.
+			if os.Rename(c.Stage, old) == nil {
+				c.Stage = ""
+			}
+		} else {
+			if err := swap(c.Stage, out, old); err != nil {
 				return err
 			}
+			c.Stage = ""
 		}
-		// c.Stage now holds the previous output, removed by cleanup.
 	}
 	c.writeState()
 	return nil
 }
 
-func swap(stage, out string) error {
-	old := filepath.Join(filepath.Dir(out), oldPrefix+filepath.Base(out)+"-"+filepath.Base(stage))
+// oldDir is where the staging directory is set aside as a previous output.
+func (c *Context) oldDir() string {
+	out := absOr(c.Out)
+	return filepath.Join(filepath.Dir(out), oldPrefix+filepath.Base(out)+"-"+strings.TrimPrefix(filepath.Base(c.Stage), stagePrefix+filepath.Base(out)+"-"))
+}
+
+// swap replaces out with stage by two renames, moving out to old.
+func swap(stage, out, old string) error {
 	if err := os.Rename(out, old); err != nil {
 		return fmt.Errorf("moving the previous output aside: %w", err)
 	}
@@ -92,5 +178,5 @@ func swap(stage, out string) error {
 		os.Rename(old, out)
 		return fmt.Errorf("publishing %s: %w", out, err)
 	}
-	return os.RemoveAll(old)
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"sigs.k8s.io/yaml"
 
+	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/site"
 	"github.com/catalogist/catalogist/templates"
@@ -26,42 +28,61 @@ import (
 // renderSite writes the catalog's pages into the staging directory. A
 // chart page whose inputs are all unchanged since the last build is taken
 // from it: rendering the options of large schemas is the costliest part of
-// an incremental build.
+// an incremental build. So is the index page when what it shows is
+// unchanged, and icon files are examined again only when they changed.
 func renderSite(c *Context) error {
 	siteKey, err := c.siteKey()
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Join(c.Stage, "charts"), 0o755); err != nil {
+	if err := c.tree.mkdirAll("charts"); err != nil {
 		return err
 	}
-	// Keys and links are file system work: done in parallel.
+	// Icons, keys and links are file system work: done in parallel.
+	icons := make([]catalog.Icon, len(c.Charts))
 	keys := make([]string, len(c.Charts))
 	reused := make([]bool, len(c.Charts))
 	parallel(len(c.Charts), func(i int) {
 		ch := c.Charts[i]
-		keys[i] = c.pageKey(ch, siteKey)
+		icons[i] = c.Catalog.ResolveIcon(ch.Meta.Name, ch.Meta.Icon)
+		iconName, err := "", error(nil)
+		if icons[i].File != "" {
+			iconName, err = c.iconCopy(icons[i].File)
+		}
+		if err != nil {
+			// The site reports it.
+			return
+		}
+		keys[i] = c.pageKey(ch, siteKey, iconName)
 		prev := c.previous.Charts[ch.Meta.Name]
 		if prev == nil || prev.PageKey != keys[i] || keys[i] == "" {
 			return
 		}
-		page := filepath.Join("charts", ch.Meta.Name, "index.html")
-		if os.Mkdir(filepath.Join(c.Stage, "charts", ch.Meta.Name), 0o755) != nil {
-			return
-		}
-		reused[i] = linkOrCopy(filepath.Join(c.Out, page), filepath.Join(c.Stage, page)) == nil
+		reused[i] = c.linkPrevious("charts/"+ch.Meta.Name+"/index.html") == nil
 	})
 	kept := map[string]bool{}
 	for i, ch := range c.Charts {
 		c.chartState(ch.Meta.Name).PageKey = keys[i]
 		kept[ch.Meta.Name] = reused[i]
 	}
-	cat, err := c.siteCatalog(kept)
+	cat, err := c.siteCatalog(kept, icons)
 	if err != nil {
 		return err
 	}
-	keep := func(sc *site.Chart) bool { return kept[sc.Name] }
-	if err := site.Render(c.Stage, cat, site.Options{Templates: c.Templates, KeepPage: keep}); err != nil {
+	opt := site.Options{
+		Templates: c.Templates,
+		KeepPage:  func(sc *site.Chart) bool { return kept[sc.Name] },
+		// The index page shows no digest: a change to a chart often leaves
+		// it as it was.
+		KeepIndex: func(key string) bool {
+			key = hashStrings(siteKey, key)
+			c.nextState().IndexPage = key
+			return c.previous.IndexPage == key && c.linkPrevious("index.html") == nil
+		},
+		Icon:      c.iconCopy,
+		WriteFile: c.writeFile,
+	}
+	if err := site.Render(c.Stage, cat, opt); err != nil {
 		return fmt.Errorf("site: %w", err)
 	}
 	return nil
@@ -90,16 +111,21 @@ func (c *Context) siteKey() (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// pageKey hashes what a chart's page shows: the chart, its icon and its
-// published versions.
-func (c *Context) pageKey(ch *Chart, siteKey string) string {
+// hashStrings hashes strings, each ended by a NUL.
+func hashStrings(s ...string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00", siteKey, ch.Hash)
-	if icon := c.Catalog.ResolveIcon(ch.Meta.Name, ch.Meta.Icon); icon.File != "" {
-		if hashFile(h, icon.File) != nil {
-			return ""
-		}
+	for _, x := range s {
+		io.WriteString(h, x)
+		h.Write([]byte{0})
 	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// pageKey hashes what a chart's page shows: the chart, its icon (whose
+// copy's name hashes its content) and its published versions.
+func (c *Context) pageKey(ch *Chart, siteKey, iconName string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", siteKey, ch.Hash, iconName)
 	for _, cv := range c.Index.Entries[ch.Meta.Name] {
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", cv.Version, cv.Created.UTC().Format(time.RFC3339Nano), cv.Digest, strings.Join(cv.URLs, " "))
 	}
@@ -136,7 +162,8 @@ func siteVersion() string {
 	if !ok {
 		return ""
 	}
-	v := info.Main.Version
+	// The Go release too: it renders the templates.
+	v := info.Main.Version + " " + runtime.Version()
 	for _, s := range info.Settings {
 		if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
 			v += " " + s.Value
@@ -148,7 +175,7 @@ func siteVersion() string {
 // siteCatalog gathers what the pages show: the catalog's settings, each
 // chart's metadata, README and computed form, and every version the index
 // publishes.
-func (c *Context) siteCatalog(kept map[string]bool) (*site.Catalog, error) {
+func (c *Context) siteCatalog(kept map[string]bool, icons []catalog.Icon) (*site.Catalog, error) {
 	cat := &site.Catalog{Name: filepath.Base(absOr(c.Catalog.Dir)), RepoURL: c.RepoURL}
 	if cfg := c.Catalog.Config; cfg != nil {
 		cat.Name = cmp.Or(cfg.Name, cat.Name)
@@ -156,8 +183,8 @@ func (c *Context) siteCatalog(kept map[string]bool) (*site.Catalog, error) {
 	}
 	cat.Title = cmp.Or(cat.Title, cat.Name)
 	root := c.sourceRoot()
-	for _, ch := range c.Charts {
-		sc, err := c.siteChart(ch, root, !kept[ch.Meta.Name])
+	for i, ch := range c.Charts {
+		sc, err := c.siteChart(ch, icons[i], root, !kept[ch.Meta.Name])
 		if err != nil {
 			return nil, err
 		}
@@ -168,7 +195,7 @@ func (c *Context) siteCatalog(kept map[string]bool) (*site.Catalog, error) {
 
 // siteChart gathers one chart's data; the README and the form, which only
 // its own page shows, are read when withPage.
-func (c *Context) siteChart(ch *Chart, root string, withPage bool) (*site.Chart, error) {
+func (c *Context) siteChart(ch *Chart, icon catalog.Icon, root string, withPage bool) (*site.Chart, error) {
 	md := ch.Meta
 	sc := &site.Chart{
 		Name: md.Name, Description: md.Description, Keywords: md.Keywords,
@@ -180,7 +207,6 @@ func (c *Context) siteChart(ch *Chart, root string, withPage bool) (*site.Chart,
 			sc.Maintainers = append(sc.Maintainers, site.Maintainer{Name: m.Name, Email: m.Email, URL: m.URL})
 		}
 	}
-	icon := c.Catalog.ResolveIcon(md.Name, md.Icon)
 	sc.IconFile, sc.IconURL = icon.File, icon.URL
 	if rel, err := filepath.Rel(root, absOr(ch.Src.Dir)); err == nil && !strings.HasPrefix(rel, "..") {
 		sc.SourcePath = filepath.ToSlash(rel)
@@ -194,32 +220,75 @@ func (c *Context) siteChart(ch *Chart, root string, withPage bool) (*site.Chart,
 	if !withPage {
 		return sc, nil
 	}
+	p := c.pages[ch]
+	if p == nil {
+		p = c.readPage(ch)
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	sc.README, sc.Changes, sc.Schema, sc.Form = p.readme, p.changes, p.schema, p.form
+	return sc, nil
+}
+
+// pageSources is what only a chart's own page shows: its README, changes
+// and form.
+type pageSources struct {
+	readme  []byte
+	changes []site.Change
+	schema  *schema.Schema
+	form    *schema.Form
+	err     error
+}
+
+// readPages reads, alongside packaging, the page sources of the charts
+// whose content changed, whose pages are to be rendered again.
+func readPages(c *Context) error {
+	var changed []*Chart
+	for _, ch := range c.Charts {
+		if prev := c.previous.Charts[ch.Meta.Name]; prev == nil || prev.Hash != ch.Hash || prev.PageKey == "" {
+			changed = append(changed, ch)
+		}
+	}
+	pages := make([]*pageSources, len(changed))
+	parallel(len(changed), func(i int) { pages[i] = c.readPage(changed[i]) })
+	c.pages = make(map[*Chart]*pageSources, len(changed))
+	for i, ch := range changed {
+		c.pages[ch] = pages[i]
+	}
+	return nil
+}
+
+func (c *Context) readPage(ch *Chart) *pageSources {
+	p := &pageSources{changes: changes(ch.Meta)}
 	for _, name := range []string{"README.md", "readme.md", "README"} {
 		if data, err := os.ReadFile(filepath.Join(ch.Src.Dir, name)); err == nil {
-			sc.README = data
+			p.readme = data
 			break
 		}
 	}
-	sc.Changes = changes(md)
-	if ch.Src.SchemaFile != "" {
-		s, err := schema.Load(ch.Src.SchemaFile, sc.ExtKey)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", ch.Src.SchemaFile, err)
-		}
-		var values map[string]any
-		if ch.Src.ValuesFile != "" {
-			data, err := os.ReadFile(ch.Src.ValuesFile)
-			if err != nil {
-				return nil, err
-			}
-			if v, err := common.ReadValues(data); err == nil {
-				values = v.AsMap()
-			}
-		}
-		sc.Schema = s
-		sc.Form = schema.Compute(s, schema.CatalogContext(nil, c.Region, c.Catalog), values)
+	if ch.Src.SchemaFile == "" {
+		return p
 	}
-	return sc, nil
+	s, err := schema.Load(ch.Src.SchemaFile, schema.ExtensionKeyFor(c.ExtensionKey, c.Catalog))
+	if err != nil {
+		p.err = fmt.Errorf("%s: %w", ch.Src.SchemaFile, err)
+		return p
+	}
+	var values map[string]any
+	if ch.Src.ValuesFile != "" {
+		data, err := os.ReadFile(ch.Src.ValuesFile)
+		if err != nil {
+			p.err = err
+			return p
+		}
+		if v, err := common.ReadValues(data); err == nil {
+			values = v.AsMap()
+		}
+	}
+	p.schema = s
+	p.form = schema.Compute(s, schema.CatalogContext(nil, c.Region, c.Catalog), values)
+	return p
 }
 
 // changes reads the artifacthub.io/changes annotation: a YAML list of

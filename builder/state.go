@@ -1,12 +1,15 @@
 package builder
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/catalogist/catalogist/chartrepo"
 	"github.com/catalogist/catalogist/lint"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 )
@@ -29,34 +32,52 @@ type state struct {
 	// Written is when the state was recorded (Unix nanoseconds).
 	Written int64                  `json:"written"`
 	Charts  map[string]*chartState `json:"charts"`
-	byDir   map[string]*chartState
+	// Output identifies the output directory the state describes: a build
+	// killed between publishing and recording leaves the state of the
+	// output before, whose packages, pages and dates must not be taken for
+	// the current output's.
+	Output string `json:"output,omitempty"`
+	// Icons are what the site made of the icon files, by path.
+	Icons map[string]iconState `json:"icons,omitempty"`
+	// IndexPage is the key of the site's index page.
+	IndexPage string `json:"indexPage,omitempty"`
+	byDir     map[string]*chartState
 }
 
 // trusts reports whether files are unchanged since the state was recorded,
-// judging by size and time. A file modified within a second of the
-// recording could have changed again unseen, so it is not trusted.
-func (s *state) trusts(recorded, now []fileStamp) bool {
-	if len(recorded) != len(now) {
-		return false
-	}
-	for i, r := range recorded {
-		if r != now[i] || now[i].MTime+int64(time.Second) >= s.Written {
+// judging by their names, sizes and times. A file modified within a second
+// of the recording could have changed again unseen, so it is not trusted.
+func (s *state) trusts(recorded string, now []fileStamp, nowSum string) bool {
+	for _, st := range now {
+		if st.MTime+int64(time.Second) >= s.Written {
 			return false
 		}
 	}
-	return true
+	return recorded != "" && recorded == nowSum
+}
+
+// stampsSum hashes file stamps: the state records the hash rather than the
+// stamps, which would make most of what every build decodes.
+func stampsSum(stamps []fileStamp) string {
+	h := sha256.New()
+	for _, st := range stamps {
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00", st.Path, st.Size, st.MTime)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 type chartState struct {
-	// Dir is the chart's source directory; Files its files when last
-	// built, with their own hash and Chart.yaml.
+	// Dir is the chart's source directory; Stamps hashes its files' stamps
+	// when last built, with their own hash and Chart.yaml.
 	Dir     string          `json:"dir"`
-	Files   []fileStamp     `json:"files"`
+	Stamps  string          `json:"stamps"`
 	OwnHash string          `json:"ownHash"`
 	Meta    *chart.Metadata `json:"meta"`
 	Hash    string          `json:"hash"`
 	File    string          `json:"file"`
 	Digest  string          `json:"digest"`
+	// Created is the date the index gave the package.
+	Created time.Time `json:"created,omitzero"`
 	// LintKey is what the findings depend on besides the chart: the lint
 	// options and the catalog's settings.
 	LintKey string `json:"lintKey"`
@@ -83,6 +104,14 @@ func loadState(out string) *state {
 	if json.Unmarshal(data, st) != nil || st.Charts == nil {
 		st = &state{Charts: map[string]*chartState{}}
 	}
+	if st.Output != dirID(out) {
+		// Another output: what the state says of the sources holds, what
+		// it says of the output does not.
+		st.IndexPage = ""
+		for _, cs := range st.Charts {
+			cs.File, cs.Digest, cs.PageKey, cs.Created = "", "", "", time.Time{}
+		}
+	}
 	st.byDir = map[string]*chartState{}
 	for _, cs := range st.Charts {
 		st.byDir[cs.Dir] = cs
@@ -90,14 +119,26 @@ func loadState(out string) *state {
 	return st
 }
 
-func (c *Context) chartState(name string) *chartState {
+// nextState is what this build records.
+func (c *Context) nextState() *state {
+	c.nextMu.Lock()
+	defer c.nextMu.Unlock()
 	if c.next == nil {
 		c.next = &state{Charts: map[string]*chartState{}}
 	}
-	cs := c.next.Charts[name]
+	return c.next
+}
+
+// chartState is what this build records of a chart. Steps that run at the
+// same time set different fields.
+func (c *Context) chartState(name string) *chartState {
+	next := c.nextState()
+	c.nextMu.Lock()
+	defer c.nextMu.Unlock()
+	cs := next.Charts[name]
 	if cs == nil {
 		cs = &chartState{}
-		c.next.Charts[name] = cs
+		next.Charts[name] = cs
 	}
 	return cs
 }
@@ -108,9 +149,17 @@ func recordState(c *Context) error {
 	for _, ch := range c.Charts {
 		cs := c.chartState(ch.Meta.Name)
 		cs.Hash, cs.File, cs.Digest = ch.Hash, ch.File, ch.Digest
-		cs.Dir, cs.Files, cs.OwnHash, cs.Meta = ch.Src.Dir, ch.stamps, ch.ownHash, ch.Meta
+		cs.Dir, cs.Stamps, cs.OwnHash, cs.Meta = ch.Src.Dir, ch.stampsSum, ch.ownHash, ch.Meta
+		cs.Created = time.Time{}
+		for _, cv := range c.Index.Entries[ch.Meta.Name] {
+			if cv.Version == ch.Meta.Version && chartrepo.SameDigest(cv.Digest, ch.Digest) {
+				cs.Created = cv.Created
+			}
+		}
 	}
-	c.next.Written = time.Now().UnixNano()
+	c.nextState().Written = time.Now().UnixNano()
+	// The staging directory becomes the output.
+	c.next.Output = dirID(c.Stage)
 	data, err := json.Marshal(c.next)
 	if err != nil {
 		return fmt.Errorf("encoding build state: %w", err)

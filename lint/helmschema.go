@@ -5,18 +5,13 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/schema"
 )
-
-var printer = message.NewPrinter(language.English)
 
 // helmSchema is a chart schema compiled exactly as Helm compiles it before
 // `helm install` validates values, so that our verdicts match Helm's.
@@ -25,32 +20,6 @@ type helmSchema struct {
 	url      string
 	root     *jsonschema.Schema
 	err      error
-}
-
-// offlineLoader refuses remote references: lint runs offline, and a schema
-// that needs the network at install time is worth knowing about.
-type offlineLoader struct{}
-
-func (offlineLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("remote reference %s is not fetched by an offline lint; Helm fetches it at install time", url)
-}
-
-// permissiveURN mirrors Helm: an unresolved urn: reference is a true schema.
-type permissiveURN struct{}
-
-func (permissiveURN) Load(string) (any, error) { return true, nil }
-
-// newCompiler returns a compiler configured as Helm configures its own,
-// except that remote references are not fetched.
-func newCompiler() *jsonschema.Compiler {
-	c := jsonschema.NewCompiler()
-	c.UseLoader(jsonschema.SchemeURLLoader{
-		"file":  jsonschema.FileLoader{},
-		"http":  offlineLoader{},
-		"https": offlineLoader{},
-		"urn":   permissiveURN{},
-	})
-	return c
 }
 
 // compiler is one lint worker's schema compiler. A compiler is not safe for
@@ -65,7 +34,7 @@ type compiler struct {
 // under a URL of its own.
 func (w *compiler) compile(doc any) (h *helmSchema) {
 	if w.c == nil {
-		w.c = newCompiler()
+		w.c = schema.NewHelmCompiler()
 	}
 	w.seq++
 	h = &helmSchema{compiler: w.c, url: fmt.Sprintf("file:///chart-%d/values.schema.json", w.seq)}
@@ -104,55 +73,6 @@ func (h *helmSchema) Subschema(pointer string) (sch *jsonschema.Schema, err erro
 	return h.compiler.Compile(h.url + "#" + (&url.URL{Fragment: pointer}).EscapedFragment())
 }
 
-// Violation is one leaf of a validation error.
-type Violation struct {
-	// Instance is the JSON pointer tokens of the offending value.
-	Instance []string
-	Message  string
-}
-
-// Violations flattens a validation error into its leaves, which carry the
-// precise location and reason; intermediate nodes only repeat them.
-func Violations(err error) []Violation {
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return []Violation{{Message: err.Error()}}
-	}
-	var out []Violation
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		switch k := e.ErrorKind.(type) {
-		case *kind.AnyOf, *kind.OneOf:
-			// The causes are alternatives: one finding lists them, instead of
-			// one finding per branch that each look like the whole story.
-			if ok, _ := k.(*kind.OneOf); ok != nil && len(ok.Subschemas) > 1 {
-				break
-			}
-			var alts []string
-			for _, c := range e.Causes {
-				for _, v := range Violations(c) {
-					if !slices.Contains(alts, v.Message) {
-						alts = append(alts, v.Message)
-					}
-				}
-			}
-			if len(alts) > 0 {
-				out = append(out, Violation{Instance: e.InstanceLocation, Message: strings.Join(alts, "; or ")})
-				return
-			}
-		}
-		if len(e.Causes) == 0 {
-			out = append(out, Violation{Instance: e.InstanceLocation, Message: e.ErrorKind.LocalizedString(printer)})
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-	return out
-}
-
 var chartURL = regexp.MustCompile(`file:///chart-\d+/values\.schema\.json`)
 
 var pointerInError = regexp.MustCompile(`#(/[^'"\s]*)`)
@@ -163,7 +83,7 @@ func schemaErrorPositions(err error, root *doc.Node) []positioned {
 	var sve *jsonschema.SchemaValidationError
 	if errors.As(err, &sve) {
 		var out []positioned
-		for _, v := range Violations(sve.Err) {
+		for _, v := range schema.Violations(sve.Err) {
 			n, _ := root.LookupTokens(v.Instance)
 			out = append(out, positioned{n, "not a valid JSON Schema: " + v.Message})
 		}

@@ -134,7 +134,7 @@ var RuleDefaultValid = &Rule{
 				continue
 			}
 			if err := sub.Validate(o.Default.Value()); err != nil {
-				for _, v := range Violations(err) {
+				for _, v := range schema.Violations(err) {
 					n, _ := o.Default.LookupTokens(v.Instance)
 					p.At(n, "default of option %q is invalid: %s", o.Path, v.Message)
 				}
@@ -219,7 +219,7 @@ func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fi
 	if err == nil {
 		return found
 	}
-	for _, v := range Violations(err) {
+	for _, v := range schema.Violations(err) {
 		ptr := ""
 		if len(v.Instance) > 0 {
 			ptr = "/" + strings.Join(escapeAll(v.Instance), "/")

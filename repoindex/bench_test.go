@@ -16,14 +16,21 @@ import (
 )
 
 // bigIndex is the 15,000-version index as Helm writes it, made once.
-var bigIndex = sync.OnceValue(func() []byte {
+var bigIndex = sync.OnceValue(func() []byte { return helmWritten(gencatalog.Index(15000).WriteFile) })
+
+// bigIndexJSON is the same index in JSON, as Helm writes it.
+var bigIndexJSON = sync.OnceValue(func() []byte { return helmWritten(gencatalog.Index(15000).WriteJSONFile) })
+
+// helmWritten returns what write, a writer of Helm's repo.IndexFile,
+// writes.
+func helmWritten(write func(path string, mode os.FileMode) error) []byte {
 	dir, err := os.MkdirTemp("", "repoindex-bench")
 	if err != nil {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	p := filepath.Join(dir, "index.yaml")
-	if err := gencatalog.Index(15000).WriteFile(p, 0o644); err != nil {
+	p := filepath.Join(dir, "index")
+	if err := write(p, 0o644); err != nil {
 		panic(err)
 	}
 	data, err := os.ReadFile(p)
@@ -31,7 +38,11 @@ var bigIndex = sync.OnceValue(func() []byte {
 		panic(err)
 	}
 	return data
-})
+}
+
+// lookupChart is the chart the lookup benchmarks look for: one of the
+// middle of bigIndex, which has 500 charts of 30 versions.
+const lookupChart = "service-0250"
 
 // newBuild is a build of one new version of a chart of bigIndex.
 func newBuild() *repo.IndexFile {
@@ -107,6 +118,53 @@ func BenchmarkEncode15000(b *testing.B) {
 	for b.Loop() {
 		if err := Encode(io.Discard, idx, "yaml"); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkChartVersions15000 is what a launcher does with a published
+// index: find the versions of one chart.
+func BenchmarkChartVersions15000(b *testing.B) { benchChartVersions(b, bigIndex()) }
+
+// BenchmarkHelmLoadIndex15000 is the same with Helm's loader, which reads
+// the whole index.
+func BenchmarkHelmLoadIndex15000(b *testing.B) { benchHelmLoadIndex(b, bigIndex()) }
+
+func BenchmarkChartVersionsJSON15000(b *testing.B) { benchChartVersions(b, bigIndexJSON()) }
+
+func BenchmarkHelmLoadIndexJSON15000(b *testing.B) { benchHelmLoadIndex(b, bigIndexJSON()) }
+
+func benchChartVersions(b *testing.B, data []byte) {
+	if o := outlineIndex(data); o == nil {
+		b.Fatal("the index is not outlined: ChartVersions would read all of it")
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		cvs, err := ChartVersions(data, "index.yaml", lookupChart)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(cvs) != 30 {
+			b.Fatalf("%d versions of %s, want 30", len(cvs), lookupChart)
+		}
+	}
+}
+
+func benchHelmLoadIndex(b *testing.B, data []byte) {
+	p := filepath.Join(b.TempDir(), "index.yaml")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		idx, err := repo.LoadIndexFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if cvs := idx.Entries[lookupChart]; len(cvs) != 30 {
+			b.Fatalf("%d versions of %s, want 30", len(cvs), lookupChart)
 		}
 	}
 }

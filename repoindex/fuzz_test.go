@@ -105,6 +105,13 @@ func FuzzReadLikeHelm(f *testing.F) {
 			t.Fatalf("Helm reads it, Read says: %v", err)
 		}
 		if g, w := normalTimes(t, got), normalTimes(t, comparable(want)); g != w {
+			// Helm keeps one of two keys that JSON makes equal (yes and
+			// "true") at random: no result to compare with then.
+			for range 6 {
+				if again, _ := helmLoad(t, string(data)); normalTimes(t, comparable(again)) != w {
+					return
+				}
+			}
 			t.Fatalf("Read differs from Helm:\n%s", firstDiff(g, w))
 		}
 	})

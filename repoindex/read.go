@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"reflect"
 	"strings"
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
@@ -152,7 +153,7 @@ func jsonError(data []byte, name string, err error) error {
 	case errors.As(err, &te):
 		offset = te.Offset
 		hint = "fix the type of the value"
-		if te.Type.Kind().String() == "string" {
+		if te.Type.Kind() == reflect.String {
 			hint = "quote the value"
 		}
 	}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"cmp"
 
 	"github.com/catalogist/catalogist/catalog"
@@ -20,4 +21,14 @@ func CatalogContext(profile map[string]any, reg *region.Region, cat *catalog.Cat
 		return NewContext(profile, reg, nil, "")
 	}
 	return NewContext(profile, reg, cat.Config.Sliders, cat.Config.File)
+}
+
+// DetectExtensionKey is the extension key a schema uses, for a chart whose
+// catalog does not say: the reference platform's when the schema holds it
+// and not the seed's, else the default.
+func DetectExtensionKey(schemaJSON []byte) string {
+	if bytes.Contains(schemaJSON, []byte(`"x-onyxia"`)) && !bytes.Contains(schemaJSON, []byte(`"`+DefaultExtensionKey+`"`)) {
+		return "x-onyxia"
+	}
+	return DefaultExtensionKey
 }

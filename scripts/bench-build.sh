@@ -36,7 +36,8 @@ export SOURCE_DATE_EPOCH=1767225600
 # (a) cold builds: a fresh output each time.
 cold=()
 for ((i = 1; i <= runs; i++)); do
-	rm -rf "$work/out"
+	# A cold build has no previous output and no recorded state beside it.
+	rm -rf "$work/out" "$work"/.catalogist-*
 	start=$(now_us)
 	bin/catalogist build "$catalog" --out "$work/out" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; die "catalogist build failed"; }
 	end=$(now_us)

@@ -21,12 +21,19 @@ set -euo pipefail
 TOOLS_DIR="${CATALOGIST_TOOLS:-$HOME/.cache/catalogist-tools}"
 
 # Tools installed when no argument is given.
-ALL_TOOLS=(helm4 helm3 chromium)
+ALL_TOOLS=(helm4 helm3 chromium etcd kube-apiserver)
 
 # Pinned versions.
 HELM4_VERSION="v4.3.1"
 # The oldest Helm client whose reading of our output we support.
 HELM3_VERSION="v3.19.5"
+# The Kubernetes API server the launcher tests run against, built from the
+# k8s.io/kubernetes module pinned in tools/kube-apiserver/go.mod (keep the two
+# in step).
+KUBE_VERSION="v1.37.2"
+
+# Root of the repository (this script lives in <root>/scripts).
+ROOT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 log() { printf 'install-tools: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -116,6 +123,93 @@ install_chromium() {
 			die "apt-get install chromium failed"
 	fi
 	"$bin" --version >&2 || die "$bin does not run"
+	printf '%s\n' "$bin"
+}
+
+### etcd: Debian's etcd server, the kube-apiserver's storage ###############
+
+path_etcd() { printf '/usr/bin/etcd\n'; }
+
+install_etcd() {
+	local bin
+	bin=$(path_etcd)
+	if ! [ -x "$bin" ]; then
+		need apt-get
+		local sudo=()
+		[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+		log "installing Debian's etcd-server with apt-get"
+		"${sudo[@]}" apt-get update -qq >&2
+		# The package's service is not wanted (scripts/kube-up.sh runs its
+		# own etcd); in containers without an init system it is not started.
+		DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends etcd-server >&2 ||
+			die "apt-get install etcd-server failed"
+	fi
+	"$bin" --version >&2 || die "$bin does not run"
+	printf '%s\n' "$bin"
+}
+
+### kube-apiserver: built from k8s.io/kubernetes, for the launcher tests #####
+#
+# Next to it goes clusterrole-aggregator (tools/kube-apiserver/cmd), the
+# ClusterRole aggregation controller of the same release: scripts/kube-up.sh
+# runs it in place of a controller manager so that the built-in ClusterRoles
+# admin, edit and view get their rules.
+
+path_kube-apiserver() { printf '%s/kube-apiserver-%s/kube-apiserver\n' "$TOOLS_DIR" "$KUBE_VERSION"; }
+
+# kube_has_version BINARY VERSION: true when BINARY runs and reports VERSION
+# (`kube-apiserver --version` prints "Kubernetes v1.37.2").
+kube_has_version() {
+	local bin=$1 want=$2 got
+	[ -x "$bin" ] || return 1
+	got=$("$bin" --version 2>/dev/null) || return 1
+	[ "${got##* }" = "$want" ]
+}
+
+install_kube-apiserver() {
+	local bin dest aggregator
+	bin=$(path_kube-apiserver)
+	dest=$(dirname "$bin")
+	aggregator="$dest/clusterrole-aggregator"
+	if ! kube_has_version "$bin" "$KUBE_VERSION" || ! kube_has_version "$aggregator" "$KUBE_VERSION"; then
+		need go
+		local src="$ROOT_DIR/tools/kube-apiserver"
+		[ -f "$src/go.mod" ] || die "$src/go.mod not found"
+		grep -Eq "^[[:space:]]*(require[[:space:]]+)?k8s\.io/kubernetes $KUBE_VERSION([[:space:]]|\$)" "$src/go.mod" ||
+			die "$src/go.mod does not require k8s.io/kubernetes $KUBE_VERSION"
+		mkdir -p "$dest"
+		local tmp
+		tmp=$(mktemp -d "$dest/.build.XXXXXX")
+		# Stamp the version the way Kubernetes' own build does
+		# (hack/lib/version.sh), so that --version reports it and the server
+		# derives its binary version from it.
+		local major minor ldflags="-s -w" pkg key
+		major=${KUBE_VERSION#v}
+		major=${major%%.*}
+		minor=${KUBE_VERSION#v*.}
+		minor=${minor%%.*}
+		for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+			for key in gitVersion="$KUBE_VERSION" gitMajor="$major" gitMinor="$minor" gitTreeState=clean; do
+				ldflags+=" -X $pkg.$key"
+			done
+		done
+		log "building kube-apiserver $KUBE_VERSION from $src (go build; the first build takes about 10 minutes on 2 cores)"
+		# As for Helm: no GOFLAGS from the caller, static binaries. Both are
+		# built into a scratch directory, then moved, the server last: an
+		# interrupted run never leaves a half-written binary in place.
+		if ! (cd "$src" && GOFLAGS='' CGO_ENABLED=0 go build -trimpath -ldflags "$ldflags" \
+			-o "$tmp/" k8s.io/kubernetes/cmd/kube-apiserver ./cmd/clusterrole-aggregator); then
+			rm -rf "$tmp"
+			die "go build of kube-apiserver $KUBE_VERSION failed"
+		fi
+		mv -f "$tmp/clusterrole-aggregator" "$aggregator"
+		mv -f "$tmp/kube-apiserver" "$bin"
+		rm -rf "$tmp"
+		kube_has_version "$bin" "$KUBE_VERSION" ||
+			die "$bin does not report version $KUBE_VERSION"
+		kube_has_version "$aggregator" "$KUBE_VERSION" ||
+			die "$aggregator does not report version $KUBE_VERSION"
+	fi
 	printf '%s\n' "$bin"
 }
 

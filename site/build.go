@@ -128,11 +128,13 @@ type builder struct {
 	// icons maps a chart to its icon, relative to the site root or an
 	// absolute https URL.
 	icons map[*Chart]string
+	// iconHook is Options.Icon.
+	iconHook func(file string) (string, error)
 }
 
 // build renders every file of the site into memory, by slash path.
-func build(cat *Catalog, ts *templateSet, keep func(*Chart) bool) (map[string][]byte, error) {
-	b := &builder{cat: cat, ts: ts, md: newMarkdown(), files: map[string][]byte{}, icons: map[*Chart]string{}}
+func build(cat *Catalog, ts *templateSet, opt Options) (map[string][]byte, error) {
+	b := &builder{cat: cat, ts: ts, md: newMarkdown(), files: map[string][]byte{}, icons: map[*Chart]string{}, iconHook: opt.Icon}
 	for name, data := range ts.assets {
 		b.files["assets/"+name] = data
 	}
@@ -159,11 +161,14 @@ func build(cat *Catalog, ts *templateSet, keep func(*Chart) bool) (map[string][]
 		b.icons[c] = icon
 	}
 
-	if err := b.page("index.html", b.indexPage()); err != nil {
-		return nil, err
+	index := b.indexPage()
+	if opt.KeepIndex == nil || !opt.KeepIndex(b.viewKey(indexPage, index)) {
+		if err := b.page("index.html", index); err != nil {
+			return nil, err
+		}
 	}
 	for _, c := range b.charts {
-		if keep != nil && keep(c) {
+		if opt.KeepPage != nil && opt.KeepPage(c) {
 			continue
 		}
 		pv, err := b.chartPage(c)
@@ -293,24 +298,43 @@ var iconExts = map[string]bool{".svg": true, ".png": true, ".jpg": true, ".jpeg"
 // pages never show a broken image.
 func (b *builder) icon(c *Chart) (string, error) {
 	if c.IconFile != "" {
-		ext := strings.ToLower(filepath.Ext(c.IconFile))
-		if iconExts[ext] {
-			data, err := os.ReadFile(c.IconFile)
-			if err != nil {
-				return "", fmt.Errorf("icon: %w", err)
-			}
-			if looksLikeImage(ext, data) {
-				sum := sha256.Sum256(data)
-				name := "icons/" + hex.EncodeToString(sum[:])[:16] + ext
+		var name string
+		var err error
+		if b.iconHook != nil {
+			name, err = b.iconHook(c.IconFile)
+		} else {
+			var data []byte
+			if name, data, err = IconCopy(c.IconFile); name != "" {
 				b.files[name] = data
-				return name, nil
 			}
+		}
+		if err != nil {
+			return "", fmt.Errorf("icon: %w", err)
+		}
+		if name != "" {
+			return name, nil
 		}
 	}
 	if u := strings.TrimSpace(c.IconURL); isHTTPS(u) {
 		return u, nil
 	}
 	return "assets/" + defaultIcon, nil
+}
+
+// IconCopy examines an icon file: name is the path of its copy in the site,
+// content-hashed ("icons/<hash>.svg"), and data its bytes; name is "" for a
+// file that is not an image of a type the site shows.
+func IconCopy(file string) (name string, data []byte, err error) {
+	ext := strings.ToLower(filepath.Ext(file))
+	if !iconExts[ext] {
+		return "", nil, nil
+	}
+	data, err = os.ReadFile(file)
+	if err != nil || !looksLikeImage(ext, data) {
+		return "", nil, err
+	}
+	sum := sha256.Sum256(data)
+	return "icons/" + hex.EncodeToString(sum[:])[:16] + ext, data, nil
 }
 
 func looksLikeImage(ext string, data []byte) bool {

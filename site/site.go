@@ -5,7 +5,9 @@ package site
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/catalogist/catalogist/schema"
@@ -95,6 +97,19 @@ type Options struct {
 	// the caller has put an identical one in place already. The index
 	// still lists the chart.
 	KeepPage func(*Chart) bool
+	// KeepIndex, when set, is given the key of the index page, which
+	// hashes the templates and everything the page shows; when it returns
+	// true the index page is left out: the caller has put in place the one
+	// an earlier rendering with the same key gave.
+	KeepIndex func(key string) bool
+	// Icon, when set, examines the icon files in place of Render, which
+	// otherwise calls IconCopy and writes the copy: Icon returns what
+	// IconCopy would, and puts the copy in place itself.
+	Icon func(file string) (name string, err error)
+	// WriteFile, when set, writes the files in place of Render, which then
+	// only checks that dir exists: name is a file's slash path under dir,
+	// whose directories WriteFile creates as needed.
+	WriteFile func(name string, data []byte) error
 }
 
 // Render writes the site of cat into dir (which must exist): index.html,
@@ -119,9 +134,17 @@ func Render(dir string, cat *Catalog, opt Options) error {
 	if err != nil {
 		return fmt.Errorf("render %s: %w", dir, err)
 	}
-	files, err := build(cat, ts, opt.KeepPage)
+	files, err := build(cat, ts, opt)
 	if err != nil {
 		return fmt.Errorf("render %s: %w", dir, err)
+	}
+	if opt.WriteFile != nil {
+		for _, name := range slices.Sorted(maps.Keys(files)) {
+			if err := opt.WriteFile(name, files[name]); err != nil {
+				return fmt.Errorf("render %s: %w", name, err)
+			}
+		}
+		return nil
 	}
 	return writeFiles(dir, files)
 }

@@ -1,6 +1,8 @@
 package site
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -32,6 +34,8 @@ var assetExts = map[string]bool{
 
 // templateSet holds the parsed pages and the static assets of a site.
 type templateSet struct {
+	// sum hashes every file of the set.
+	sum   string
 	pages map[string]*parsedPage
 	// assets are the files copied to assets/, by name.
 	assets map[string][]byte
@@ -100,9 +104,12 @@ func loadTemplates(dir string) (*templateSet, error) {
 	sort.Strings(names)
 
 	ts := &templateSet{pages: map[string]*parsedPage{}, assets: map[string][]byte{}}
+	sum := sha256.New()
 	base := template.New("")
 	for _, name := range names {
 		f := files[name]
+		fmt.Fprintf(sum, "%s\x00%d\x00", name, len(f.data))
+		sum.Write(f.data)
 		switch {
 		case name == indexPage || name == chartPage:
 		case strings.EqualFold(filepath.Ext(name), ".html"):
@@ -127,6 +134,7 @@ func loadTemplates(dir string) (*templateSet, error) {
 		}
 		ts.pages[name] = &parsedPage{tmpl: t, origin: f.origin}
 	}
+	ts.sum = hex.EncodeToString(sum.Sum(nil))
 	if len(ts.assets[defaultIcon]) == 0 {
 		return nil, fmt.Errorf("template %s is empty", files[defaultIcon].origin)
 	}

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -342,5 +345,59 @@ func TestBuildRefusals(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("a refused build wrote its output: %v", err)
+	}
+}
+
+// TestLaunchCLI launches from a built and served example catalog without a
+// cluster (--dry-run); the launcher's tests cover the cluster.
+func TestLaunchCLI(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "site")
+	if r := catalogist(t, nil, "build", "../../examples/ide", "--out", out); r.code != 0 {
+		t.Fatalf("build: %s%s", r.stdout, r.stderr)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+	defer srv.Close()
+	cats := filepath.Join(dir, "catalogs.yaml")
+	if err := os.WriteFile(cats, []byte(fmt.Sprintf("catalogs:\n  - {id: ide, name: IDEs, location: %q, highlightedCharts: [vscode-python]}\n", srv.URL)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "KUBECONFIG=" + filepath.Join(dir, "none")}
+	common := []string{"--catalogs", cats, "--profile", "../../examples/profile.yaml", "--region", "../../examples/region.yaml"}
+
+	r := catalogist(t, env, "catalogs", "--catalogs", cats)
+	if r.code != 0 || !strings.Contains(r.stdout, "* vscode-python") || !strings.Contains(r.stdout, "jupyter-pytorch-gpu") {
+		t.Fatalf("catalogs: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	r = catalogist(t, env, append([]string{"launch", "ide/vscode-python", "--dry-run", "--show-values", "--name", "code"}, common...)...)
+	if r.code != 0 || !strings.Contains(r.stdout, "kind: Deployment") || !strings.Contains(r.stdout, "password: '********'") ||
+		strings.Contains(r.stdout, "password: example") || !strings.Contains(r.stderr, "sha256:") {
+		t.Fatalf("dry run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"out of bounds", []string{"launch", "ide/vscode-python", "--dry-run", "--set", "resources.limits.cpu=9000m"}, 1, `resources.limits.cpu: "9000m": "9000m" is outside the slider range 100m to 8000m`},
+		{"unknown chart", []string{"launch", "ide/vscode", "--dry-run"}, 1, `has no chart "vscode"`},
+		{"bad ref", []string{"launch", "vscode-python"}, 2, "write CATALOG/CHART"},
+		{"unknown catalog", []string{"launch", "db/postgresql"}, 2, `no catalog "db"`},
+		{"no cluster", []string{"launch", "ide/vscode-python"}, 1, "no cluster to launch into"},
+		{"missing profile", []string{"launch", "ide/vscode-python", "--profile", "nope.yaml"}, 2, "nope.yaml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append(append([]string{}, tc.args...), "--catalogs", cats)
+			if !slices.Contains(tc.args, "--profile") {
+				args = append(args, common[2:]...)
+			}
+			r := catalogist(t, env, args...)
+			if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("exit %d (want %d), stderr should contain %q:\n%s%s", r.code, tc.code, tc.want, r.stdout, r.stderr)
+			}
+		})
 	}
 }

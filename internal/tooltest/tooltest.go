@@ -27,6 +27,9 @@ func Tool(t testing.TB, env string, names ...string) string {
 			return p
 		}
 	}
+	if len(names) == 0 {
+		t.Fatalf("%s is not set: run `make tools` then `make test` (or set %s)", env, env)
+	}
 	t.Fatalf("%s is not set and none of %s is on PATH: run `make tools` then `make test` (or set %s)", env, strings.Join(names, ", "), env)
 	return ""
 }

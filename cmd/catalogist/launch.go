@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
+
+	"github.com/catalogist/catalogist/catalogs"
+	"github.com/catalogist/catalogist/launcher"
+	"github.com/catalogist/catalogist/region"
+)
+
+// clusterFlags are the flags every command that talks to a cluster has.
+type clusterFlags struct {
+	kube      launcher.Kube
+	namespace string
+}
+
+func (c *clusterFlags) add(cmd *cobra.Command, nsHelp string) {
+	fl := cmd.Flags()
+	fl.StringVar(&c.kube.Kubeconfig, "kubeconfig", "", "kubeconfig file (default $KUBECONFIG, else ~/.kube/config)")
+	fl.StringVar(&c.kube.Context, "kube-context", "", "kubeconfig context (default the current one)")
+	fl.StringVarP(&c.namespace, "namespace", "n", "", nsHelp)
+}
+
+func newLaunchCmd() *cobra.Command {
+	var (
+		cl                    clusterFlags
+		l                     launcher.Launch
+		repoURL, catalogsFile string
+		regionFile, regionID  string
+		profileFile           string
+		showValues            bool
+	)
+	cmd := &cobra.Command{
+		Use:   "launch CATALOG/CHART | CHART --repo URL",
+		Short: "Launch a chart from a published catalog into a cluster, with the values the platform would compute",
+		Long: `Launch resolves a chart in a published catalog (a catalog id of the catalogs
+file, see "catalogist catalogs", or a repository URL with --repo), downloads
+its package and verifies it against the index's digest, computes its values
+as the platform does (the chart's schema, your profile, the region's
+resources and slider bounds), puts -f files and --set on top, and installs
+it with Helm into the cluster of KUBECONFIG.
+
+Every value the schema or the region does not allow is reported, and then
+nothing is installed. --dry-run renders the manifests without a cluster.
+
+Exit status: 0 on success; 1 when values are refused, the chart cannot be
+fetched or verified, or the cluster cannot be reached or refuses the
+install; 2 for usage errors and unreadable files (catalogs, profile, region).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file, err := catalogs.Load(catalogsFile)
+			if err != nil {
+				return usageError(err)
+			}
+			if l.Source, err = launcher.ParseRef(args[0], repoURL, file); err != nil {
+				return usageError(err)
+			}
+			if profileFile != "" {
+				if l.Profile, err = launcher.LoadProfile(profileFile); err != nil {
+					return usageError(err)
+				}
+			}
+			if regionFile != "" {
+				if l.Region, err = region.Load(regionFile, regionID); err != nil {
+					return usageError(err)
+				}
+			}
+			l.Kube, l.Namespace = cl.kube, cl.namespace
+			return runLaunch(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), &l, showValues)
+		},
+	}
+	cl.add(cmd, "namespace to install into, created when missing (default the kubeconfig context's)")
+	fl := cmd.Flags()
+	fl.StringVar(&repoURL, "repo", "", "chart repository URL, instead of a catalog id")
+	fl.StringVar(&catalogsFile, "catalogs", "", "catalogs file (default catalogs.yaml in the user's configuration directory, else the platform's default catalogs)")
+	fl.StringVar(&l.Version, "version", "", `exact version or SemVer constraint such as "^2.1" (default the newest non-prerelease)`)
+	fl.StringVar(&l.Name, "name", "", "release name (default the chart's name and a random suffix)")
+	fl.StringVar(&regionFile, "region", "", "region file: resources pre-filled and slider bounds enforced")
+	fl.StringVar(&regionID, "region-id", "", "region to pick from a regions.json with several regions")
+	fl.StringVar(&profileFile, "profile", "", "profile file (YAML: git.name, git.email, git.token, user.*, ...)")
+	fl.StringArrayVarP(&l.ValueFiles, "values", "f", nil, "values file on top of the computed values (repeatable)")
+	fl.StringArrayVar(&l.Set, "set", nil, "value on top of the computed values and files, as helm --set (repeatable)")
+	fl.BoolVar(&l.DryRun, "dry-run", false, "render the manifests and print them; needs no cluster")
+	fl.BoolVar(&showValues, "show-values", false, "print the computed values, passwords masked")
+	fl.StringVar(&l.Resolver.CacheDir, "cache-dir", "", "cache of indexes and packages (default the user's cache directory)")
+	fl.DurationVar(&l.Timeout, "timeout", 5*time.Minute, "time allowed for the install")
+	return cmd
+}
+
+func runLaunch(ctx context.Context, stdout, stderr io.Writer, l *launcher.Launch, showValues bool) error {
+	res, err := l.Run(ctx)
+	if rs := res.Resolved; rs != nil {
+		fmt.Fprintf(stderr, "%s %s from %s (sha256:%s verified)\n", rs.Chart.Name(), rs.Version.Version, rs.PackageURL, strings.TrimPrefix(rs.Version.Digest, "sha256:"))
+		if rs.Stale != nil {
+			fmt.Fprintf(stderr, "warning: using the cached index of %s: %v\n", rs.IndexURL, rs.Stale)
+		}
+	}
+	if v := res.Values; v != nil {
+		for _, w := range v.Warnings {
+			fmt.Fprintln(stderr, "warning:", w)
+		}
+		if showValues {
+			out, yerr := yaml.Marshal(v.Masked())
+			if yerr != nil {
+				return yerr
+			}
+			fmt.Fprintf(stdout, "# values of %s\n%s", res.Name, out)
+		}
+	}
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	if l.DryRun {
+		fmt.Fprint(stdout, res.Manifest)
+		fmt.Fprintf(stderr, "dry run: %s would be installed as %s in namespace %s\n", res.Resolved.Chart.Name(), res.Name, res.Namespace)
+		return nil
+	}
+	fmt.Fprintf(stdout, "launched %s (%s %s) in namespace %s: %s\n", res.Name, res.Resolved.Chart.Name(), res.Resolved.Version.Version, res.Namespace, res.Status)
+	if res.Notes != "" {
+		fmt.Fprintf(stdout, "\n%s\n", strings.TrimSpace(res.Notes))
+	}
+	return nil
+}
+
+func newListCmd() *cobra.Command {
+	var cl clusterFlags
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the releases catalogist launched, with chart, version, catalog and status",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rs, err := (&launcher.List{Kube: cl.kube, Namespace: cl.namespace}).Run(cmd.Context())
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "NAME\tNAMESPACE\tCATALOG\tCHART\tVERSION\tSTATUS\tUPDATED")
+			for _, r := range rs {
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Namespace, r.Catalog, r.Chart, r.Version, r.Status, r.Updated.UTC().Format(time.DateTime))
+			}
+			return w.Flush()
+		},
+	}
+	cl.add(cmd, "namespace to list (default every namespace)")
+	return cmd
+}
+
+func newUninstallCmd() *cobra.Command {
+	var cl clusterFlags
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "uninstall NAME",
+		Short: "Remove a release catalogist launched",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			u := &launcher.Uninstall{Kube: cl.kube, Namespace: cl.namespace, Name: args[0], Timeout: timeout}
+			if err := u.Run(cmd.Context()); err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "uninstalled %s\n", args[0])
+			return nil
+		},
+	}
+	cl.add(cmd, "namespace of the release (default the kubeconfig context's)")
+	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Minute, "time allowed for the removal")
+	return cmd
+}
+
+func newCatalogsCmd() *cobra.Command {
+	var catalogsFile, cacheDir string
+	cmd := &cobra.Command{
+		Use:   "catalogs",
+		Short: "List the catalogs you launch from, with their charts",
+		Long: `Catalogs lists the catalogs of the catalogs file (catalogs.yaml in the user's
+configuration directory, or --catalogs), or the platform's three default
+catalogs when there is none, and the charts each one publishes.
+
+A catalogs file is a list of entries:
+
+  catalogs:
+    - id: ide
+      name: Interactive services
+      location: https://example.org/catalog-ide   # the chart repository
+      extensionKey: x-onyxia                      # default x-onyxia
+      status: PROD                                # or TEST
+      highlightedCharts: [jupyter-python]
+      excludedCharts: [old-chart]
+      skipTLSVerify: false
+      caFile: ca.pem                              # relative to this file`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			file, err := catalogs.Load(catalogsFile)
+			if err != nil {
+				return usageError(err)
+			}
+			return listCatalogs(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), file, cacheDir)
+		},
+	}
+	cmd.Flags().StringVar(&catalogsFile, "catalogs", "", "catalogs file (default catalogs.yaml in the user's configuration directory)")
+	cmd.Flags().StringVar(&cacheDir, "cache-dir", "", "cache of indexes (default the user's cache directory)")
+	return cmd
+}
+
+func listCatalogs(ctx context.Context, stdout, stderr io.Writer, file *catalogs.File, cacheDir string) error {
+	if file.Path == "" {
+		fmt.Fprintln(stderr, "no catalogs file: showing the platform's default catalogs")
+	}
+	r := launcher.Resolver{CacheDir: cacheDir}
+	failed := 0
+	for _, c := range file.Catalogs {
+		fmt.Fprintf(stdout, "%s\t%s (%s, %s)\n", c.ID, c.Name, c.Location, c.Status)
+		charts, err := r.Charts(ctx, c)
+		if err != nil {
+			failed++
+			fmt.Fprintf(stdout, "  (unavailable: %v)\n", err)
+			continue
+		}
+		sort.SliceStable(charts, func(i, j int) bool {
+			return highlighted(c, charts[i].Name) && !highlighted(c, charts[j].Name)
+		})
+		for _, ch := range charts {
+			star := " "
+			if highlighted(c, ch.Name) {
+				star = "*"
+			}
+			fmt.Fprintf(stdout, "  %s %-32s %-10s %s\n", star, ch.Name, ch.Version, ch.Description)
+		}
+	}
+	if failed == len(file.Catalogs) && failed > 0 {
+		return &exitError{code: 1, err: errors.New("no catalog could be read")}
+	}
+	return nil
+}
+
+func highlighted(c *catalogs.Catalog, name string) bool {
+	for _, h := range c.HighlightedCharts {
+		if h == name {
+			return true
+		}
+	}
+	return false
+}

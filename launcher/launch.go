@@ -1,0 +1,178 @@
+// Package launcher launches charts from published catalogs into a cluster,
+// computing their values as the platform does: the form from the chart's
+// schema, the user's profile and the region, checked against the region's
+// bounds before anything is installed. Actions follow Helm's pkg/action:
+// one struct per user action, configured, then Run.
+package launcher
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"helm.sh/helm/v4/pkg/action"
+	"helm.sh/helm/v4/pkg/kube"
+	release "helm.sh/helm/v4/pkg/release/v1"
+
+	"github.com/catalogist/catalogist/region"
+)
+
+// Launch installs one chart of a catalog.
+type Launch struct {
+	Kube     Kube
+	Resolver Resolver
+	Source   *Source
+	// Version is an exact version or a SemVer constraint; empty means the
+	// newest release.
+	Version string
+	// Name is the release name; empty means the chart's name and a short
+	// random suffix.
+	Name string
+	// Namespace empty means the kubeconfig context's; it is created when
+	// missing.
+	Namespace  string
+	Profile    map[string]any
+	Region     *region.Region
+	ValueFiles []string
+	Set        []string
+	// DryRun renders the manifests without a cluster.
+	DryRun  bool
+	Timeout time.Duration
+}
+
+// Result is a launch's outcome; on a refusal for values it carries the
+// computed values and the problems.
+type Result struct {
+	Resolved  *Resolved
+	Values    *Values
+	Name      string
+	Namespace string
+	// Manifest is the rendered manifests; Notes the chart's NOTES.txt.
+	Manifest, Notes string
+	// Status is the release's status after the install ("deployed"), or
+	// "dry run".
+	Status string
+}
+
+// Run resolves the chart, computes and checks its values, and installs it.
+// Values the region or schema does not allow stop the launch with a
+// *ProblemsError before anything is created.
+func (l *Launch) Run(ctx context.Context) (*Result, error) {
+	res := &Result{}
+	rs, err := l.Resolver.Resolve(ctx, l.Source, l.Version)
+	if err != nil {
+		return res, err
+	}
+	res.Resolved = rs
+	ext := l.Source.Catalog.ExtensionKey
+	vals, err := ComputeValues(rs.Chart, Inputs{Profile: l.Profile, Region: l.Region, ExtensionKey: ext, ValueFiles: l.ValueFiles, Set: l.Set})
+	if err != nil {
+		return res, err
+	}
+	res.Values = vals
+	res.Name = l.Name
+	if res.Name == "" {
+		res.Name = generatedName(rs.Chart.Name())
+	}
+	res.Namespace = l.Namespace
+	if res.Namespace == "" {
+		res.Namespace = l.Kube.Namespace()
+	}
+	if len(vals.Problems) > 0 {
+		return res, &ProblemsError{Chart: fmt.Sprintf("%s %s", rs.Chart.Name(), rs.Version.Version), Problems: vals.Problems}
+	}
+
+	var cfg *action.Configuration
+	var server string
+	install := func() *action.Install {
+		in := action.NewInstall(cfg)
+		in.ReleaseName, in.Namespace = res.Name, res.Namespace
+		in.WaitStrategy = kube.HookOnlyStrategy
+		in.Timeout = l.Timeout
+		if in.Timeout == 0 {
+			in.Timeout = 5 * time.Minute
+		}
+		in.Labels = releaseLabels(l.Source, rs)
+		in.Description = fmt.Sprintf("launched by catalogist from %s", where(l.Source))
+		return in
+	}
+	var in *action.Install
+	if l.DryRun {
+		cfg = action.NewConfiguration()
+		in = install()
+		in.DryRunStrategy = action.DryRunClient
+	} else {
+		server = l.Kube.server()
+		cs, err := l.Kube.clientset(ctx)
+		if err != nil {
+			return res, err
+		}
+		exists, err := namespaceExists(ctx, cs, res.Namespace)
+		if err != nil {
+			return res, explain(err, res.Name, res.Namespace, server)
+		}
+		if cfg, err = l.Kube.helmConfig(res.Namespace); err != nil {
+			return res, err
+		}
+		in = install()
+		in.CreateNamespace = !exists
+	}
+	r, err := in.RunWithContext(ctx, rs.Chart, vals.Overrides)
+	if err != nil {
+		return res, explain(fmt.Errorf("installing %s: %w", res.Name, err), res.Name, res.Namespace, server)
+	}
+	rel, ok := r.(*release.Release)
+	if !ok {
+		return res, fmt.Errorf("installing %s: Helm returned a release of type %T", res.Name, r)
+	}
+	res.Manifest, res.Notes = rel.Manifest, rel.Info.Notes
+	res.Status = rel.Info.Status.String()
+	if l.DryRun {
+		res.Status = "dry run"
+	}
+	return res, nil
+}
+
+// releaseLabels records where a release comes from.
+func releaseLabels(src *Source, rs *Resolved) map[string]string {
+	cat := src.Catalog.ID
+	if cat == "" {
+		cat = "url"
+	}
+	return map[string]string{
+		LabelCatalog: labelValue(cat),
+		LabelChart:   labelValue(rs.Chart.Name()),
+		LabelVersion: labelValue(rs.Version.Version),
+	}
+}
+
+var notLabel = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+
+// labelValue makes s a valid label value: SemVer build metadata ("+") and
+// other characters become "_", and it is cut to 63 characters.
+func labelValue(s string) string {
+	s = notLabel.ReplaceAllString(s, "_")
+	if len(s) > 63 {
+		s = s[:63]
+	}
+	return strings.Trim(s, "._-")
+}
+
+// generatedName is the chart's name and a random suffix, within Helm's 53
+// characters.
+func generatedName(chart string) string {
+	const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, 5)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = letters[int(b[i])%len(letters)]
+	}
+	base := strings.ToLower(notLabel.ReplaceAllString(chart, "-"))
+	if len(base) > 47 {
+		base = base[:47]
+	}
+	return strings.Trim(base, "-._") + "-" + string(b)
+}

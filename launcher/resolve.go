@@ -1,0 +1,264 @@
+package launcher
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/Masterminds/semver/v3"
+	chart "helm.sh/helm/v4/pkg/chart/v2"
+	"helm.sh/helm/v4/pkg/chart/v2/loader"
+	repo "helm.sh/helm/v4/pkg/repo/v1"
+
+	"github.com/catalogist/catalogist/catalogs"
+	"github.com/catalogist/catalogist/chartrepo"
+	"github.com/catalogist/catalogist/repoindex"
+	"github.com/catalogist/catalogist/suggest"
+)
+
+// Source says where a chart comes from: a catalog of the catalogs file, or
+// a repository given by URL.
+type Source struct {
+	// Catalog is the catalog entry; for --repo it is a synthetic one whose
+	// ID is empty.
+	Catalog *catalogs.Catalog
+	Chart   string
+}
+
+// ParseRef reads a launch reference: CATALOG/CHART, or CHART with a
+// repository URL.
+func ParseRef(ref, repoURL string, file *catalogs.File) (*Source, error) {
+	if repoURL != "" {
+		if strings.Contains(ref, "/") {
+			return nil, fmt.Errorf("%q: with --repo, give the chart name alone", ref)
+		}
+		return &Source{Catalog: &catalogs.Catalog{Location: repoURL}, Chart: ref}, nil
+	}
+	id, name, ok := strings.Cut(ref, "/")
+	if !ok || id == "" || name == "" {
+		return nil, fmt.Errorf("%q: write CATALOG/CHART (catalogs: %s), or CHART with --repo URL", ref, strings.Join(ids(file), ", "))
+	}
+	cat, err := file.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if cat.Excludes(name) {
+		return nil, fmt.Errorf("catalog %q excludes the chart %q (excludedCharts)", id, name)
+	}
+	return &Source{Catalog: cat, Chart: name}, nil
+}
+
+func ids(f *catalogs.File) []string {
+	var out []string
+	for _, c := range f.Catalogs {
+		out = append(out, c.ID)
+	}
+	return out
+}
+
+// Resolved is a chart picked from an index and loaded from its verified
+// package.
+type Resolved struct {
+	Source  *Source
+	Version *repo.ChartVersion
+	// IndexURL and PackageURL say where they were read.
+	IndexURL, PackageURL string
+	Chart                *chart.Chart
+	// Stale is set when the index came from the cache because the
+	// repository could not be reached.
+	Stale error
+}
+
+// Resolver fetches indexes and packages, with a cache.
+type Resolver struct {
+	// CacheDir holds indexes and packages; empty means the user's cache.
+	CacheDir string
+}
+
+func (r *Resolver) cacheDir() (string, error) {
+	if r.CacheDir != "" {
+		return r.CacheDir, nil
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory: set XDG_CACHE_HOME or HOME: %w", err)
+	}
+	return filepath.Join(dir, "catalogist"), nil
+}
+
+// client returns a repository client with the catalog's TLS settings.
+func (r *Resolver) client(cat *catalogs.Catalog) (*chartrepo.Client, string, error) {
+	dir, err := r.cacheDir()
+	if err != nil {
+		return nil, "", err
+	}
+	c, err := chartrepo.New(chartrepo.Options{SkipTLSVerify: cat.SkipTLSVerify, CAFile: cat.CAFile, CacheDir: filepath.Join(dir, "indexes")})
+	return c, dir, err
+}
+
+// Versions returns the versions of a chart in its catalog, newest first.
+func (r *Resolver) Versions(ctx context.Context, src *Source) ([]*repo.ChartVersion, *chartrepo.Index, error) {
+	c, _, err := r.client(src.Catalog)
+	if err != nil {
+		return nil, nil, err
+	}
+	ix, err := c.Index(ctx, src.Catalog.Location)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the index of %s: %w", where(src), err)
+	}
+	versions, err := repoindex.ChartVersions(ix.Data, ix.URL, src.Chart)
+	var nf *repoindex.ChartNotFoundError
+	if errors.As(err, &nf) {
+		msg := fmt.Sprintf("%s has no chart %q", where(src), src.Chart)
+		if s := suggest.Closest(src.Chart, nf.Known); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		return nil, nil, errors.New(msg)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return versions, ix, nil
+}
+
+// Resolve picks the version of the chart that matches want (an exact
+// version or a SemVer constraint; empty means the newest release that is
+// not a pre-release), downloads its package once into the cache, verifies
+// it against the index's digest and loads it.
+func (r *Resolver) Resolve(ctx context.Context, src *Source, want string) (*Resolved, error) {
+	versions, ix, err := r.Versions(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	cv, err := PickVersion(versions, want)
+	if err != nil {
+		return nil, fmt.Errorf("%s, chart %s: %w", where(src), src.Chart, err)
+	}
+	if len(cv.URLs) == 0 {
+		return nil, fmt.Errorf("%s: %s %s lists no download URL", ix.URL, cv.Name, cv.Version)
+	}
+	pkgURL, err := chartrepo.ResolveURL(ix.Base, cv.URLs[0])
+	if err != nil {
+		return nil, err
+	}
+	c, dir, err := r.client(src.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	digest := chartrepo.NormalDigest(cv.Digest)
+	if digest == "" {
+		return nil, fmt.Errorf("%s: %s %s has no digest, so its package cannot be verified; ask the catalog's maintainers to publish one", ix.URL, cv.Name, cv.Version)
+	}
+	// Packages are cached by digest: a version republished with other
+	// content is a different file.
+	p := filepath.Join(dir, "packages", digest+".tgz")
+	if chartrepo.FileDigest(p) != digest {
+		if err := c.Download(ctx, pkgURL, p, cv.Digest); err != nil {
+			return nil, fmt.Errorf("downloading %s %s: %w", cv.Name, cv.Version, err)
+		}
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := chartrepo.Verify(data, pkgURL, cv.Digest); err != nil {
+		return nil, err
+	}
+	ch, err := loader.LoadArchive(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", chartrepo.Redact(pkgURL), err)
+	}
+	return &Resolved{Source: src, Version: cv, IndexURL: ix.URL, PackageURL: chartrepo.Redact(pkgURL), Chart: ch, Stale: ix.Stale}, nil
+}
+
+func where(src *Source) string {
+	if src.Catalog.ID != "" {
+		return fmt.Sprintf("catalog %q (%s)", src.Catalog.ID, chartrepo.Redact(src.Catalog.Location))
+	}
+	return chartrepo.Redact(src.Catalog.Location)
+}
+
+// PickVersion chooses among versions sorted newest first: an exact version,
+// the newest matching a SemVer constraint, or with want empty the newest
+// that is not a pre-release.
+func PickVersion(versions []*repo.ChartVersion, want string) (*repo.ChartVersion, error) {
+	if len(versions) == 0 {
+		return nil, errors.New("no versions")
+	}
+	if want == "" {
+		for _, cv := range versions {
+			if v, err := semver.NewVersion(cv.Version); err == nil && v.Prerelease() == "" {
+				return cv, nil
+			}
+		}
+		return nil, fmt.Errorf("only pre-releases are published (%s): pick one with --version", listVersions(versions))
+	}
+	for _, cv := range versions {
+		if cv.Version == want {
+			return cv, nil
+		}
+	}
+	c, err := semver.NewConstraint(want)
+	if err != nil {
+		return nil, fmt.Errorf("--version %q is neither a published version nor a SemVer constraint such as \"^1.2\": %w", want, err)
+	}
+	for _, cv := range versions {
+		if v, err := semver.NewVersion(cv.Version); err == nil && c.Check(v) {
+			return cv, nil
+		}
+	}
+	return nil, fmt.Errorf("no version matches %q (published: %s)", want, listVersions(versions))
+}
+
+// listVersions names the newest few versions.
+func listVersions(versions []*repo.ChartVersion) string {
+	var vs []string
+	for i, cv := range versions {
+		if i == 8 {
+			vs = append(vs, fmt.Sprintf("and %d more", len(versions)-i))
+			break
+		}
+		vs = append(vs, cv.Version)
+	}
+	return strings.Join(vs, ", ")
+}
+
+// ChartSummary is one chart of a catalog listing.
+type ChartSummary struct {
+	Name, Version, Description string
+}
+
+// Charts lists a catalog's charts with their newest release, leaving out
+// those the catalog excludes.
+func (r *Resolver) Charts(ctx context.Context, cat *catalogs.Catalog) ([]ChartSummary, error) {
+	c, _, err := r.client(cat)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := c.Index(ctx, cat.Location)
+	if err != nil {
+		return nil, err
+	}
+	idx, err := repoindex.Read(ix.Data, ix.URL)
+	if err != nil {
+		return nil, err
+	}
+	var out []ChartSummary
+	for name, versions := range idx.Entries {
+		if cat.Excludes(name) || len(versions) == 0 {
+			continue
+		}
+		cv, err := PickVersion(versions, "")
+		if err != nil {
+			cv = versions[0]
+		}
+		out = append(out, ChartSummary{Name: name, Version: cv.Version, Description: cv.Description})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
