@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	repo "helm.sh/helm/v4/pkg/repo/v1"
+
 	"github.com/catalogist/catalogist/builder"
+	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/internal/tooltest"
 	"github.com/catalogist/catalogist/repoindex"
 )
@@ -318,5 +321,46 @@ func TestRemoteDependencyIsCached(t *testing.T) {
 	_, err := builder.Build(builder.Options{Catalog: cat, Out: filepath.Join(t.TempDir(), "x"), CacheDir: t.TempDir(), Now: at(t1), Log: &bytes.Buffer{}})
 	if err == nil || !strings.Contains(err.Error(), "common") || !strings.Contains(err.Error(), "network") {
 		t.Errorf("want an error naming the dependency and the network, got %v", err)
+	}
+}
+
+// The catalog's slider bounds are published in the index for launches, in
+// an annotation Helm's own index loader reads past; dropping them from
+// catalog.yaml drops them from the next build's index.
+func TestCatalogSlidersArePublished(t *testing.T) {
+	cat := example(t, "databases")
+	out := filepath.Join(t.TempDir(), "site")
+	build(t, builder.Options{Catalog: cat, Out: out, Now: at(t1)})
+	idx, err := repo.LoadIndexFile(filepath.Join(out, builder.IndexFile))
+	if err != nil {
+		t.Fatalf("Helm cannot load the index: %v", err)
+	}
+	sliders, err := catalog.DecodeSliders(idx.Annotations[catalog.SlidersAnnotation])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := sliders["cpu"]; s == nil || s.Min != 100 || s.Max != 4000 || s.Step != 100 || s.Unit != "m" {
+		t.Errorf("published cpu slider %+v, want catalog.yaml's 100 to 4000 step 100 m", s)
+	}
+	if s := sliders["memory"]; s == nil || s.Max != 16 || s.Unit != "Gi" {
+		t.Errorf("published memory slider %+v, want catalog.yaml's up to 16 Gi", s)
+	}
+
+	data, err := os.ReadFile(filepath.Join(cat, "catalog.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(data, []byte("\nsliders:"))
+	if i < 0 {
+		t.Fatal("examples/databases/catalog.yaml has no sliders")
+	}
+	writeFile(t, filepath.Join(cat, "catalog.yaml"), string(data[:i+1]))
+	build(t, builder.Options{Catalog: cat, Out: out, Now: at(t2)})
+	idx, err = repo.LoadIndexFile(filepath.Join(out, builder.IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := idx.Annotations[catalog.SlidersAnnotation]; ok {
+		t.Errorf("sliders removed from catalog.yaml are still published: %s", v)
 	}
 }

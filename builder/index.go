@@ -12,6 +12,7 @@ import (
 
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
+	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/chartrepo"
 	"github.com/catalogist/catalogist/repoindex"
 )
@@ -25,6 +26,15 @@ const IndexFile = "index.yaml"
 // creation date, so an unchanged catalog rebuilds byte for byte.
 func buildIndex(c *Context) error {
 	idx := repo.NewIndexFile()
+	if c.Catalog.Config != nil {
+		v, err := catalog.EncodeSliders(c.Catalog.Config.Sliders)
+		if err != nil {
+			return err
+		}
+		if v != "" {
+			idx.Annotations = map[string]string{catalog.SlidersAnnotation: v}
+		}
+	}
 	for _, ch := range c.Charts {
 		md := *ch.Meta
 		if err := idx.MustAdd(&md, ch.File, c.BaseURL, ch.Digest); err != nil {

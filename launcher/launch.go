@@ -68,7 +68,9 @@ func (l *Launch) Run(ctx context.Context) (*Result, error) {
 	}
 	res.Resolved = rs
 	ext := l.Source.Catalog.ExtensionKey
-	vals, err := ComputeValues(rs.Chart, Inputs{Profile: l.Profile, Region: l.Region, ExtensionKey: ext, ValueFiles: l.ValueFiles, Set: l.Set})
+	vals, err := ComputeValues(rs.Chart, Inputs{
+		Profile: l.Profile, Region: l.Region, ExtensionKey: ext,
+		CatalogSliders: rs.Sliders, CatalogSource: rs.IndexURL, ValueFiles: l.ValueFiles, Set: l.Set})
 	if err != nil {
 		return res, err
 	}

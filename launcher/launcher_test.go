@@ -339,6 +339,58 @@ func TestTamperedPackageRefused(t *testing.T) {
 	}
 }
 
+// A catalog's own slider bounds travel in its published index: without a
+// region they bound the launch (narrower than the chart's own slider), and
+// a region's bounds of the same name replace them, as on the platform.
+func TestCatalogBoundsAtLaunch(t *testing.T) {
+	cat := filepath.Join(t.TempDir(), "ide")
+	if err := os.CopyFS(cat, os.DirFS("../examples/ide")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(cat, "catalog.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteString("sliders:\n  cpu: {sliderMin: 100, sliderMax: 4000, sliderStep: 100, sliderUnit: m}\n")
+	if err := errors.Join(err, f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := builder.Build(builder.Options{Catalog: cat, Out: out, CacheDir: t.TempDir(), Log: &bytes.Buffer{}}); err != nil {
+		t.Fatal(err)
+	}
+	url := serve(t, out)
+	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
+
+	l := newLaunch(t, url)
+	l.DryRun, l.Name, l.Region = true, "vscode", nil
+	l.Set = []string{"resources.limits.cpu=6000m"}
+	_, err = l.Run(context.Background())
+	var pe *launcher.ProblemsError
+	if !errors.As(err, &pe) {
+		t.Fatalf("6000m under a catalog bound of 4000m: want a refusal, got %v", err)
+	}
+	want := fmt.Sprintf(`resources.limits.cpu: "6000m": "6000m" is outside the slider range 100m to 4000m (allowed 100m to 4000m in steps of 100m, catalog bound "cpu" from %s/index.yaml)`, url)
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("refusal lacks %q:\n%s", want, err)
+	}
+
+	l.Set = []string{"resources.limits.cpu=3000m"}
+	if _, err := l.Run(context.Background()); err != nil {
+		t.Errorf("3000m is within the catalog's bounds: %v", err)
+	}
+
+	_, l.Region = examples(t) // the region allows up to 8000m
+	l.Set = []string{"resources.limits.cpu=6000m"}
+	res, err := l.Run(context.Background())
+	if err != nil {
+		t.Fatalf("the region's bound replaces the catalog's: %v", err)
+	}
+	if !strings.Contains(res.Manifest, `cpu: "6000m"`) {
+		t.Errorf("manifest lacks the cpu limit asked for:\n%s", res.Manifest)
+	}
+}
+
 func TestVersionsAndUnknownChart(t *testing.T) {
 	url := serve(t, built(t))
 	file, err := catalogs.Parse([]byte(fmt.Sprintf("- {id: ide, location: %q}\n", url)))

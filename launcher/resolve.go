@@ -15,8 +15,10 @@ import (
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
+	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/catalogs"
 	"github.com/catalogist/catalogist/chartrepo"
+	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/repoindex"
 	"github.com/catalogist/catalogist/suggest"
 )
@@ -69,6 +71,9 @@ type Resolved struct {
 	// IndexURL and PackageURL say where they were read.
 	IndexURL, PackageURL string
 	Chart                *chart.Chart
+	// Sliders are the catalog's slider bounds, published in its index
+	// (catalog.SlidersAnnotation); empty when it publishes none.
+	Sliders map[string]*region.Slider
 	// Stale is set when the index came from the cache because the
 	// repository could not be reached.
 	Stale error
@@ -101,29 +106,31 @@ func (r *Resolver) client(cat *catalogs.Catalog) (*chartrepo.Client, string, err
 	return c, dir, err
 }
 
-// Versions returns the versions of a chart in its catalog, newest first.
-func (r *Resolver) Versions(ctx context.Context, src *Source) ([]*repo.ChartVersion, *chartrepo.Index, error) {
+// Versions returns the versions of a chart in its catalog, newest first,
+// the index they were read from and its top level (with the chart alone in
+// its entries).
+func (r *Resolver) Versions(ctx context.Context, src *Source) ([]*repo.ChartVersion, *chartrepo.Index, *repo.IndexFile, error) {
 	c, _, err := r.client(src.Catalog)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	ix, err := c.Index(ctx, src.Catalog.Location)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the index of %s: %w", where(src), err)
+		return nil, nil, nil, fmt.Errorf("reading the index of %s: %w", where(src), err)
 	}
-	versions, err := repoindex.ChartVersions(ix.Data, ix.URL, src.Chart)
+	top, err := repoindex.ChartIndex(ix.Data, ix.URL, src.Chart)
 	var nf *repoindex.ChartNotFoundError
 	if errors.As(err, &nf) {
 		msg := fmt.Sprintf("%s has no chart %q", where(src), src.Chart)
 		if s := suggest.Closest(src.Chart, nf.Known); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
-		return nil, nil, errors.New(msg)
+		return nil, nil, nil, errors.New(msg)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return versions, ix, nil
+	return top.Entries[src.Chart], ix, top, nil
 }
 
 // Resolve picks the version of the chart that matches want (an exact
@@ -131,9 +138,13 @@ func (r *Resolver) Versions(ctx context.Context, src *Source) ([]*repo.ChartVers
 // not a pre-release), downloads its package once into the cache, verifies
 // it against the index's digest and loads it.
 func (r *Resolver) Resolve(ctx context.Context, src *Source, want string) (*Resolved, error) {
-	versions, ix, err := r.Versions(ctx, src)
+	versions, ix, top, err := r.Versions(ctx, src)
 	if err != nil {
 		return nil, err
+	}
+	sliders, err := catalog.DecodeSliders(top.Annotations[catalog.SlidersAnnotation])
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w; the catalog's bounds cannot be enforced, ask its maintainers to fix its catalog.yaml sliders", ix.URL, err)
 	}
 	cv, err := PickVersion(versions, want)
 	if err != nil {
@@ -173,7 +184,7 @@ func (r *Resolver) Resolve(ctx context.Context, src *Source, want string) (*Reso
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", chartrepo.Redact(pkgURL), err)
 	}
-	return &Resolved{Source: src, Version: cv, IndexURL: ix.URL, PackageURL: chartrepo.Redact(pkgURL), Chart: ch, Stale: ix.Stale}, nil
+	return &Resolved{Source: src, Version: cv, IndexURL: ix.URL, PackageURL: chartrepo.Redact(pkgURL), Chart: ch, Sliders: sliders, Stale: ix.Stale}, nil
 }
 
 func where(src *Source) string {

@@ -24,6 +24,10 @@ type Inputs struct {
 	// Profile is the user's part of the launch context (git.*, user.*, ...).
 	Profile map[string]any
 	Region  *region.Region
+	// CatalogSliders are the catalog's slider bounds, which the region's
+	// replace; CatalogSource says where they were read, for messages.
+	CatalogSliders map[string]*region.Slider
+	CatalogSource  string
 	// ExtensionKey is the schema extension of the chart's catalog.
 	ExtensionKey string
 	// ValueFiles (-f) and Set (--set) go on top of the form's values.
@@ -70,7 +74,7 @@ func LoadProfile(path string) (map[string]any, error) {
 // validates it and against the effective slider bounds, units and enums.
 func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
 	v := &Values{Overrides: map[string]any{}}
-	ctx := schema.NewContext(in.Profile, in.Region, nil, "")
+	ctx := schema.NewContext(in.Profile, in.Region, in.CatalogSliders, in.CatalogSource)
 	if len(ch.Schema) > 0 {
 		key := in.ExtensionKey
 		if key == "" {

@@ -51,17 +51,28 @@ func (e *ChartNotFoundError) Error() string {
 // the other chart fixed. Whenever Read accepts data, the result is
 // Read's.
 func ChartVersions(data []byte, name, chart string) ([]*repo.ChartVersion, error) {
+	idx, err := ChartIndex(data, name, chart)
+	if err != nil {
+		return nil, err
+	}
+	return idx.Entries[chart], nil
+}
+
+// ChartIndex is ChartVersions with the index's top level (apiVersion,
+// generated, annotations...): the index as Read reads it, with only the
+// chart asked for in its entries.
+func ChartIndex(data []byte, name, chart string) (*repo.IndexFile, error) {
 	if o := outlineIndex(data); o != nil {
 		idx, err := o.read(name, chart, true)
 		if err != nil {
 			return nil, err
 		}
-		cvs, ok := idx.Entries[chart]
+		_, ok := idx.Entries[chart]
 		if found := o.has(chart); ok == found {
 			if !ok {
 				return nil, &ChartNotFoundError{Index: name, Chart: chart, Known: o.names()}
 			}
-			return cvs, nil
+			return idx, nil
 		}
 		// The outline and Read disagree, which they should not: trust Read.
 	}
@@ -73,7 +84,8 @@ func ChartVersions(data []byte, name, chart string) ([]*repo.ChartVersion, error
 	if !ok {
 		return nil, &ChartNotFoundError{Index: name, Chart: chart, Known: sortedNames(idx.Entries)}
 	}
-	return cvs, nil
+	idx.Entries = map[string]repo.ChartVersions{chart: cvs}
+	return idx, nil
 }
 
 // ChartNames returns the names of the charts of an index, sorted: the keys

@@ -45,6 +45,7 @@ func sameAsRead(t *testing.T, data []byte) (outlined bool) {
 		if !reflect.DeepEqual(got, []*repo.ChartVersion(cvs)) {
 			t.Errorf("ChartVersions(%q) differs from Read:\n got %s\nwant %s", chart, dumpVersions(t, got), dumpVersions(t, cvs))
 		}
+		sameTopLevel(t, data, idx, chart)
 	}
 	_, err = ChartVersions(data, "index.yaml", absentChart)
 	var nf *ChartNotFoundError
@@ -55,6 +56,24 @@ func sameAsRead(t *testing.T, data []byte) (outlined bool) {
 		t.Errorf("ChartNotFoundError = %+v, want index.yaml, %s and the names %q", nf, absentChart, want)
 	}
 	return outlineIndex(data) != nil
+}
+
+// sameTopLevel checks that ChartIndex gives what Read gave outside the
+// entries, and the chart alone in them.
+func sameTopLevel(t testing.TB, data []byte, idx *repo.IndexFile, chart string) {
+	t.Helper()
+	got, err := ChartIndex(data, "index.yaml", chart)
+	if err != nil {
+		t.Fatalf("ChartIndex(%q): %v", chart, err)
+	}
+	if len(got.Entries) != 1 || got.Entries[chart] == nil && idx.Entries[chart] != nil {
+		t.Errorf("ChartIndex(%q) has the entries %v", chart, sortedNames(got.Entries))
+	}
+	g, w := *got, *idx
+	g.Entries, w.Entries = nil, nil
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("ChartIndex(%q) top level differs from Read:\n got %+v\nwant %+v", chart, g, w)
+	}
 }
 
 func dumpVersions(t testing.TB, cvs []*repo.ChartVersion) string {
@@ -424,6 +443,7 @@ func FuzzChartVersions(f *testing.F) {
 			if !reflect.DeepEqual(got, []*repo.ChartVersion(cvs)) {
 				t.Fatalf("ChartVersions(%q) differs from Read:\n got %s\nwant %s", chart, dumpVersions(t, got), dumpVersions(t, cvs))
 			}
+			sameTopLevel(t, data, idx, chart)
 		}
 		if _, ok := idx.Entries[absentChart]; !ok {
 			_, err := ChartVersions(data, "fuzz.yaml", absentChart)

@@ -19,6 +19,7 @@ import (
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // Read parses an index in YAML or JSON (JSON when the first non-space
@@ -101,6 +102,14 @@ func decodeYAML(src, name string) (*repo.IndexFile, int32, error) {
 		var f *fault
 		if errors.As(err, &f) && f.syntax && unusual.line > int(f.line) {
 			f.line = int32(unusual.line)
+		}
+	}
+	if f := (*fault)(nil); errors.As(err, &f) && f.syntax {
+		// Helm's YAML parser (go-yaml v2) lets a few things through that
+		// ours refuses, such as text after a flow mapping that holds the
+		// whole document: what Helm accepts, read as Helm reads it.
+		if helmIdx := new(repo.IndexFile); sigsyaml.UnmarshalStrict([]byte(src), helmIdx) == nil {
+			return helmIdx, 0, nil
 		}
 	}
 	if err != nil {
