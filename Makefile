@@ -6,6 +6,7 @@ SHELL := bash
 
 GO       ?= go
 FUZZTIME ?= 30000x
+FUZZMINIMIZE ?= 1000x
 
 # Helm 4 CLI used by tests and benchmarks, installed by `make tools`. Override
 # with HELM4=/path/to/helm (or CATALOGIST_HELM4) to use another binary.
@@ -56,7 +57,9 @@ lint-examples:
 
 # Every fuzz target of the module, FUZZTIME each. FUZZTIME is an execution
 # count: a duration-bounded run can fail with a bare "context deadline
-# exceeded" when the deadline races a busy worker (golang/go#75804). Targets are discovered with
+# exceeded" when the deadline races a busy worker (golang/go#75804). Each new
+# interesting input is minimized for FUZZMINIMIZE executions rather than the
+# default minute, which otherwise dominates a short pass. Targets are discovered with
 # `go test -list`, which prints a package's matching names and then its "ok"
 # line, so new targets are picked up without editing this file.
 fuzz:
@@ -64,7 +67,7 @@ fuzz:
 	if [ -z "$$targets" ]; then echo "no fuzz targets"; exit 0; fi; \
 	while read -r pkg name; do \
 		echo "--- fuzz $$pkg $$name ($(FUZZTIME))"; \
-		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime=$(FUZZTIME) "$$pkg"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINIMIZE) "$$pkg"; \
 	done <<< "$$targets"
 
 tools:

@@ -401,3 +401,54 @@ func TestLaunchCLI(t *testing.T) {
 		})
 	}
 }
+
+// migrate prints a diff and writes nothing, writes with --write, and then
+// finds nothing to change; bad input is a usage error.
+func TestMigrateCLI(t *testing.T) {
+	dir := t.TempDir()
+	values := filepath.Join(dir, "values.yaml")
+	src, err := os.ReadFile("../../migrate/testdata/values/values.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(values, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index := "../../migrate/testdata/repo/index.yaml"
+	r := catalogist(t, nil, "migrate", "--values", values, "--repo-index", index)
+	if r.code != 0 || !strings.Contains(r.stdout, "-    tag: v2.29.4") || !strings.Contains(r.stderr, "run again with --write") {
+		t.Fatalf("dry run: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if data, _ := os.ReadFile(values); !bytes.Equal(data, src) {
+		t.Fatal("the file was written without --write")
+	}
+	for _, want := range []string{"api.image.tag removed (was v2.29.4)", "helm repo add onyxia https://inseefrlab.github.io/onyxia", "helm upgrade --install onyxia onyxia/onyxia --version 4.1.4 -f " + values} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	r = catalogist(t, nil, "migrate", "--values", values, "--repo-index", index, "--write")
+	if r.code != 0 || !strings.Contains(r.stderr, "wrote 1 file(s) for onyxia 4.1.4") {
+		t.Fatalf("--write: exit %d\n%s", r.code, r.stderr)
+	}
+	r = catalogist(t, nil, "migrate", "--values", values, "--repo-index", index)
+	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "nothing to change") {
+		t.Fatalf("second run: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r := catalogist(t, nil, "migrate"); r.code != 2 || !strings.Contains(r.stderr, "nothing to migrate") {
+		t.Errorf("no input: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := catalogist(t, nil, "migrate", "--values", filepath.Join(dir, "none.yaml")); r.code != 2 || !strings.Contains(r.stderr, "none.yaml") {
+		t.Errorf("missing file: exit %d\n%s", r.code, r.stderr)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("web: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := catalogist(t, nil, "migrate", "--values", bad, "--repo-index", index); r.code != 2 || !strings.Contains(r.stderr, "bad.yaml") || !strings.Contains(r.stderr, "line") {
+		t.Errorf("bad YAML: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := catalogist(t, nil, "migrate", "--values", values, "--repo-index", filepath.Join(dir, "no-index.yaml")); r.code != 1 || !strings.Contains(r.stderr, "--repo-index") {
+		t.Errorf("unreadable index: exit %d\n%s", r.code, r.stderr)
+	}
+}

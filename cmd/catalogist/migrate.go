@@ -1,0 +1,105 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/catalogist/catalogist/migrate"
+)
+
+func newMigrateCmd() *cobra.Command {
+	var (
+		m     migrate.Migrate
+		write bool
+	)
+	cmd := &cobra.Command{
+		Use:   "migrate [--values FILE] [--chart Chart.yaml] [--app FILE] [--idp-values FILE]",
+		Short: "Move a deployment of the platform from its old chart repository to the new one",
+		Long: `Migrate edits a deployment of the platform for its new chart repository:
+the repository address, name and chart of an umbrella Chart.yaml or an
+Argo CD Application, the version (the newest release of the new repository,
+or --to-version), the web.image.tag and api.image.tag the chart version now
+decides, and the identity provider's theme (an init container fetching the
+theme of the same release into an emptyDir volume named extensions, mounted
+at Keycloak's extensions directory).
+
+It prints a unified diff and writes nothing unless --write is given. What it
+does not change keeps its bytes: comments, key order, quoting, blank lines.
+A second run changes nothing. Shapes it does not recognise are reported, not
+guessed.
+
+Exit status: 0 on success (with or without changes); 1 when the new
+repository's index cannot be read; 2 for usage errors and unreadable files.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if m.Values == "" && m.Chart == "" && m.App == "" && m.IdpValues == "" {
+				return usageError(fmt.Errorf("nothing to migrate: give --values, --chart, --app or --idp-values"))
+			}
+			for _, p := range []string{m.Values, m.Chart, m.App, m.IdpValues} {
+				if p == "" {
+					continue
+				}
+				if _, err := os.Stat(p); err != nil {
+					return usageError(err)
+				}
+			}
+			res, err := m.Run(cmd.Context())
+			if ie := (*migrate.InputError)(nil); errors.As(err, &ie) {
+				return usageError(err)
+			}
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			fmt.Fprint(out, res.Diff())
+			changed := 0
+			for _, f := range res.Files {
+				if f.Changed() {
+					changed++
+				}
+				for _, c := range f.Changes {
+					fmt.Fprintf(errw, "%s: %s\n", f.Path, c)
+				}
+			}
+			for _, n := range res.Notes {
+				fmt.Fprintf(errw, "note: %s\n", n)
+			}
+			switch {
+			case changed == 0:
+				fmt.Fprintf(errw, "nothing to change: already on %s %s\n", m.NewChart, res.Version)
+			case write:
+				if err := res.Write(); err != nil {
+					return &exitError{code: 1, err: err}
+				}
+				fmt.Fprintf(errw, "wrote %d file(s) for %s %s\n", changed, m.NewChart, res.Version)
+			default:
+				fmt.Fprintf(errw, "%d file(s) would change for %s %s: run again with --write to apply\n", changed, m.NewChart, res.Version)
+			}
+			fmt.Fprintln(errw, "then:")
+			for _, c := range res.Commands {
+				fmt.Fprintf(errw, "  %s\n", c)
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&m.Values, "values", "", "a values file of the platform's chart (its keycloak: section too, if any)")
+	fl.StringVar(&m.Chart, "chart", "", "an umbrella Chart.yaml that depends on the platform's chart")
+	fl.StringVar(&m.App, "app", "", "an Argo CD Application manifest of the platform's chart")
+	fl.StringVar(&m.IdpValues, "idp-values", "", "the identity provider's (Keycloak chart's) values file")
+	fl.StringVar(&m.OldRepoURL, "old-repo", migrate.DefaultOldRepoURL, "the old repository's address")
+	fl.StringVar(&m.NewRepoURL, "new-repo", migrate.DefaultNewRepoURL, "the new repository's address")
+	fl.StringVar(&m.OldRepoName, "old-repo-name", migrate.DefaultOldRepoName, "the old repository's name (helm repo add NAME)")
+	fl.StringVar(&m.NewRepoName, "new-repo-name", migrate.DefaultNewRepoName, "the new repository's name")
+	fl.StringVar(&m.OldChart, "old-chart", migrate.DefaultChart, "the chart's name in the old repository")
+	fl.StringVar(&m.NewChart, "new-chart", migrate.DefaultChart, "the chart's name in the new repository")
+	fl.StringVar(&m.RepoIndex, "repo-index", "", "read the new repository's index from this URL, file or directory (default the new repository)")
+	fl.StringVar(&m.ToVersion, "to-version", "", "move to this version (default the newest release)")
+	fl.StringVar(&m.IdpPath, "idp-path", "", "the identity provider's extensions directory (default "+migrate.ProvidersPath+", or "+migrate.DeploymentsPath+" for the jboss/keycloak image)")
+	fl.StringVar(&m.Release, "release", migrate.DefaultChart, "the release name in the printed helm commands")
+	fl.BoolVar(&write, "write", false, "write the changes (default: print the diff only)")
+	return cmd
+}

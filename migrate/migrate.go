@@ -1,0 +1,319 @@
+// Package migrate moves a deployment of the platform from its old chart
+// repository to the new one: values files, umbrella charts, Argo CD
+// applications and the identity provider's theme. Files are edited in
+// place, byte for byte outside what changes, and a second run changes
+// nothing.
+package migrate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/catalogist/catalogist/chartrepo"
+	"github.com/catalogist/catalogist/repoindex"
+)
+
+// The reference platform's repositories (its chart moved in 2024).
+const (
+	DefaultOldRepoURL  = "https://inseefrlab.github.io/helm-charts"
+	DefaultNewRepoURL  = "https://inseefrlab.github.io/onyxia"
+	DefaultOldRepoName = "inseefrlab"
+	DefaultNewRepoName = "onyxia"
+	DefaultChart       = "onyxia"
+	// DefaultThemeURL is the theme archive of a platform release, %s being
+	// the chart version.
+	DefaultThemeURL = "https://github.com/InseeFrLab/onyxia/releases/download/v%s/keycloak-theme.jar"
+	// ProvidersPath is where current (Quarkus) Keycloak loads extensions;
+	// DeploymentsPath where the old WildFly-based image did.
+	ProvidersPath   = "/opt/keycloak/providers"
+	DeploymentsPath = "/opt/jboss/keycloak/standalone/deployments"
+	// BitnamiProvidersPath is where Bitnami's Keycloak image loads them.
+	BitnamiProvidersPath = "/opt/bitnami/keycloak/providers"
+)
+
+// Migrate is the migration of one deployment, configured, then Run.
+type Migrate struct {
+	// Files to migrate; any may be empty.
+	Values, Chart, App, IdpValues string
+
+	OldRepoURL, NewRepoURL   string
+	OldRepoName, NewRepoName string
+	OldChart, NewChart       string
+	// RepoIndex is where the new repository's index is read (URL, file
+	// or directory); empty means NewRepoURL.
+	RepoIndex string
+	// ToVersion pins the version; empty means the newest release.
+	ToVersion string
+	// IdpPath is the identity provider's extensions directory; empty means
+	// the one of the Keycloak image the values use (ProvidersPath,
+	// BitnamiProvidersPath for Bitnami's chart, DeploymentsPath for the
+	// WildFly-based jboss/keycloak image), and an existing mount is kept
+	// unless it is DeploymentsPath for another image.
+	IdpPath string
+	// ThemeURL is a format with the chart version; empty means
+	// DefaultThemeURL.
+	ThemeURL string
+	// Release is the release name in the printed commands.
+	Release string
+	Client  *chartrepo.Client
+}
+
+// File is one migrated file.
+type File struct {
+	Path          string
+	Before, After []byte
+	// Changes says what changed, one line each.
+	Changes []string
+}
+
+// Changed reports whether the file changes.
+func (f *File) Changed() bool { return string(f.Before) != string(f.After) }
+
+// Result is what a migration would do.
+type Result struct {
+	Version string
+	Files   []*File
+	// Notes are things to know or do by hand, including shapes that were
+	// not recognised and so left alone.
+	Notes []string
+	// Commands are the helm commands for the new repository.
+	Commands []string
+}
+
+func (m *Migrate) defaults() {
+	def := func(s *string, v string) {
+		if *s == "" {
+			*s = v
+		}
+	}
+	def(&m.OldRepoURL, DefaultOldRepoURL)
+	def(&m.NewRepoURL, DefaultNewRepoURL)
+	def(&m.OldRepoName, DefaultOldRepoName)
+	def(&m.NewRepoName, DefaultNewRepoName)
+	def(&m.OldChart, DefaultChart)
+	def(&m.NewChart, DefaultChart)
+	def(&m.ThemeURL, DefaultThemeURL)
+	def(&m.Release, DefaultChart)
+	def(&m.RepoIndex, m.NewRepoURL)
+}
+
+// Run computes the migration of the given files; nothing is written.
+func (m *Migrate) Run(ctx context.Context) (*Result, error) {
+	m.defaults()
+	if m.Values == "" && m.Chart == "" && m.App == "" && m.IdpValues == "" {
+		return nil, errors.New("nothing to migrate: give --values, --chart, --app or --idp-values")
+	}
+	r := &Result{}
+	var err error
+	if r.Version, err = m.version(ctx); err != nil {
+		return nil, err
+	}
+	s := &session{m: m, r: r}
+	steps := []struct {
+		path string
+		run  func(*session, *File, *Doc) error
+	}{
+		{m.Chart, (*session).chart},
+		{m.Values, (*session).values},
+		{m.App, (*session).app},
+		{m.IdpValues, (*session).idpFile},
+	}
+	for _, st := range steps {
+		if st.path == "" {
+			continue
+		}
+		f, d, err := load(st.path)
+		if err != nil {
+			return nil, err
+		}
+		if err := st.run(s, f, d); err != nil {
+			return nil, fmt.Errorf("%s: %w", st.path, err)
+		}
+		if f.After, err = d.Bytes(); err != nil {
+			return nil, fmt.Errorf("%s: %w", st.path, err)
+		}
+		if why := s.verify(st.run, f); why != "" {
+			// A shape the edits misjudged: better no change than a wrong file.
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: left unchanged: %s; make the changes by hand: %s", st.path, why, strings.Join(f.Changes, "; ")))
+			f.After, f.Changes = f.Before, nil
+		}
+		r.Files = append(r.Files, f)
+	}
+	if s.themeSeen {
+		r.Notes = append(r.Notes, fmt.Sprintf("the login theme is now called %q in the identity provider's theme list (it was %q): select it again in the realm's settings", m.NewChart, m.NewChart+"-web"))
+	}
+	r.Commands = s.commands()
+	return r, nil
+}
+
+// verify checks a file's migration: the result must parse, and migrating
+// it again must change nothing, which catches edits that landed where the
+// YAML parser does not read them as meant. It returns what is wrong.
+func (s *session) verify(run func(*session, *File, *Doc) error, f *File) string {
+	if !f.Changed() {
+		return ""
+	}
+	d, err := ParseDoc(f.After)
+	if err != nil {
+		return fmt.Sprintf("the edits would not give valid YAML (%v)", err)
+	}
+	again := *s
+	again.r = &Result{Version: s.r.Version}
+	g := &File{Path: f.Path, Before: f.After}
+	if err := run(&again, g, d); err != nil {
+		return fmt.Sprintf("the edited file could not be read back (%v)", err)
+	}
+	out, err := d.Bytes()
+	if err != nil || string(out) != string(f.After) {
+		return "the edits would not read back as intended"
+	}
+	return ""
+}
+
+// InputError is a file given to migrate that cannot be read or parsed.
+type InputError struct {
+	Path string
+	Err  error
+}
+
+func (e *InputError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+func load(path string) (*File, *Doc, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, &InputError{path, err}
+	}
+	d, err := ParseDoc(data)
+	if err != nil {
+		return nil, nil, &InputError{path, fmt.Errorf("not valid YAML (%s); fix it, then run migrate again", strings.TrimPrefix(err.Error(), "yaml: "))}
+	}
+	return &File{Path: path, Before: data}, d, nil
+}
+
+// version is the chart version to move to.
+func (m *Migrate) version(ctx context.Context) (string, error) {
+	c := m.Client
+	if c == nil {
+		c = chartrepo.Default
+	}
+	ix, err := c.Index(ctx, m.RepoIndex)
+	if err != nil {
+		if m.ToVersion != "" {
+			return m.ToVersion, nil // pinned: the index only confirms it
+		}
+		return "", fmt.Errorf("reading the new repository's index to find its newest version: %w (give --repo-index FILE|URL to read it elsewhere, or --to-version)", err)
+	}
+	versions, err := repoindex.ChartVersions(ix.Data, ix.URL, m.NewChart)
+	if err != nil {
+		return "", err
+	}
+	want := ""
+	if m.ToVersion != "" {
+		want = strings.TrimPrefix(m.ToVersion, "v")
+	}
+	cv, err := repoindex.PickVersion(versions, want)
+	if err != nil {
+		return "", fmt.Errorf("%s, chart %s: %w", ix.URL, m.NewChart, err)
+	}
+	if want != "" && cv.Version != want {
+		return "", fmt.Errorf("%s has no %s %s (newest matching: %s); --to-version takes a published version", ix.URL, m.NewChart, want, cv.Version)
+	}
+	return cv.Version, nil
+}
+
+// Diff is the unified diff of every changed file.
+func (r *Result) Diff() string {
+	var b strings.Builder
+	for _, f := range r.Files {
+		if !f.Changed() {
+			continue
+		}
+		name := filepath.ToSlash(f.Path)
+		d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+			A: lines(f.Before), B: lines(f.After),
+			FromFile: name, ToFile: name + " (migrated)", Context: 3,
+		})
+		if err != nil {
+			d = fmt.Sprintf("%s: %v\n", name, err) // difflib only fails writing to memory
+		}
+		b.WriteString(d)
+	}
+	return b.String()
+}
+
+// Write writes the changed files, each through a temporary file renamed
+// over it, so that a failure leaves it whole.
+func (r *Result) Write() error {
+	for _, f := range r.Files {
+		if !f.Changed() {
+			continue
+		}
+		if err := writeAtomic(f.Path, f.After); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lines splits a text into lines with their line breaks, as a unified
+// diff shows them (difflib.SplitLines adds an empty line after the last).
+func lines(b []byte) []string {
+	ls := strings.SplitAfter(string(b), "\n")
+	if ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	} else {
+		ls[len(ls)-1] += "\n\\ No newline at end of file\n"
+	}
+	return ls
+}
+
+func writeAtomic(path string, data []byte) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".migrate-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// sameURL compares repository addresses as Helm would reach them.
+func sameURL(a, b string) bool {
+	norm := func(s string) string {
+		s = strings.TrimSpace(s)
+		u, err := url.Parse(s)
+		if err != nil {
+			return strings.TrimRight(s, "/")
+		}
+		u.Host = strings.ToLower(u.Host)
+		u.Scheme = strings.ToLower(u.Scheme)
+		u.Path = strings.TrimRight(u.Path, "/")
+		return u.String()
+	}
+	return norm(a) == norm(b)
+}
