@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"helm.sh/helm/v4/pkg/chart/common"
@@ -21,6 +22,25 @@ import (
 
 	"github.com/catalogist/catalogist/migrate"
 )
+
+// syncBuffer is a buffer several goroutines may write: Helm's dependency
+// manager reports from one goroutine per repository.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
 
 // served packages charts with the Helm SDK into a directory with its index,
 // served on loopback, and returns its URL.
@@ -87,9 +107,9 @@ func TestMigratedUmbrellaResolvesWithHelm(t *testing.T) {
 	}
 
 	settings := cli.New()
-	var out bytes.Buffer
+	out := &syncBuffer{}
 	man := &downloader.Manager{
-		Out:              &out,
+		Out:              out,
 		ChartPath:        filepath.Dir(chartYAML),
 		Getters:          getter.All(settings),
 		RepositoryConfig: filepath.Join(helmHome, "repositories.yaml"),
