@@ -347,8 +347,13 @@ var (
 // idp makes the identity provider fetch the theme of the chart's version:
 // an init container downloading it into the extensions emptyDir volume,
 // mounted at the extensions path.
-func (s *session) idp(f *File, d *Doc, kc *yaml.Node, prefix string) error {
-	s.themeSeen = true
+func (s *session) idp(f *File, d *Doc, kc *yaml.Node, prefix string) (err error) {
+	before := len(f.Changes)
+	defer func() {
+		if len(f.Changes) > before {
+			s.themeSeen = true // the theme changes: its new name is worth a note
+		}
+	}()
 	keys := textKeys
 	if v, _ := Get(kc, "extraInitContainers"); v == nil {
 		if v, _ := Get(kc, "initContainers"); v != nil {
