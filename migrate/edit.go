@@ -35,6 +35,11 @@ var ErrShape = errors.New("unknown shape")
 
 // ParseDoc parses one YAML document.
 func ParseDoc(src []byte) (*Doc, error) {
+	// Positions count lines as yaml.v3 does only with LF and CRLF breaks.
+	if bytes.Contains(bytes.ReplaceAll(src, []byte("\r\n"), nil), []byte("\r")) ||
+		bytes.Contains(src, []byte("\u0085")) || bytes.Contains(src, []byte("\u2028")) || bytes.Contains(src, []byte("\u2029")) {
+		return nil, errors.New("line breaks other than LF and CRLF; convert the file to LF line endings")
+	}
 	var n yaml.Node
 	if err := yaml.Unmarshal(src, &n); err != nil {
 		return nil, err
@@ -72,6 +77,9 @@ func (d *Doc) nlines() int {
 
 // line returns the text of line n (1-based) without its line break.
 func (d *Doc) line(n int) string {
+	if n < 1 || n > len(d.lines) {
+		return "" // past the text: a position yaml.v3 gave at its very end
+	}
 	start := d.lines[n-1]
 	end := len(d.src)
 	if n < len(d.lines) {
@@ -82,7 +90,12 @@ func (d *Doc) line(n int) string {
 
 // lineStart and lineAfter are the offsets where line n starts and where
 // the line after it starts.
-func (d *Doc) lineStart(n int) int { return d.lines[n-1] }
+func (d *Doc) lineStart(n int) int {
+	if n > len(d.lines) {
+		return len(d.src)
+	}
+	return d.lines[max(n, 1)-1]
+}
 func (d *Doc) lineAfter(n int) int {
 	if n < len(d.lines) {
 		return d.lines[n]

@@ -136,10 +136,13 @@ func (m *Migrate) Run(ctx context.Context) (*Result, error) {
 		if err := st.run(s, f, d); err != nil {
 			return nil, fmt.Errorf("%s: %w", st.path, err)
 		}
+		why := ""
 		if f.After, err = d.Bytes(); err != nil {
-			return nil, fmt.Errorf("%s: %w", st.path, err)
+			f.After, why = f.Before, fmt.Sprintf("the edits collide (%v)", err)
+		} else {
+			why = s.verify(st.run, f)
 		}
-		if why := s.verify(st.run, f); why != "" {
+		if why != "" {
 			// A shape the edits misjudged: better no change than a wrong file.
 			r.Notes = append(r.Notes, fmt.Sprintf("%s: left unchanged: %s; make the changes by hand: %s", st.path, why, strings.Join(f.Changes, "; ")))
 			f.After, f.Changes = f.Before, nil
