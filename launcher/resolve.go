@@ -105,17 +105,13 @@ func (r *Resolver) client(cat *catalogs.Catalog) (*chartrepo.Client, string, err
 	return c, dir, err
 }
 
-// Versions returns the versions of a chart in its catalog, newest first,
-// the index they were read from and its top level (with the chart alone in
-// its entries).
-func (r *Resolver) Versions(ctx context.Context, src *Source) ([]*repo.ChartVersion, *chartrepo.Index, *repo.IndexFile, error) {
-	c, _, err := r.client(src.Catalog)
-	if err != nil {
-		return nil, nil, nil, err
-	}
+// lookup reads a chart's catalog index, returning it as Helm would read it
+// with the chart alone in its entries (its versions newest first), and
+// the index's bytes and address.
+func lookup(ctx context.Context, c *chartrepo.Client, src *Source) (*repo.IndexFile, *chartrepo.Index, error) {
 	ix, err := c.Index(ctx, src.Catalog.Location)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("reading the index of %s: %w", where(src), err)
+		return nil, nil, fmt.Errorf("reading the index of %s: %w", where(src), err)
 	}
 	top, err := repoindex.ChartIndex(ix.Data, ix.URL, src.Chart)
 	var nf *repoindex.ChartNotFoundError
@@ -124,12 +120,12 @@ func (r *Resolver) Versions(ctx context.Context, src *Source) ([]*repo.ChartVers
 		if s := suggest.Closest(src.Chart, nf.Known); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
-		return nil, nil, nil, errors.New(msg)
+		return nil, nil, errors.New(msg)
 	}
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return top.Entries[src.Chart], ix, top, nil
+	return top, ix, nil
 }
 
 // Resolve picks the version of the chart that matches want (an exact
@@ -137,10 +133,15 @@ func (r *Resolver) Versions(ctx context.Context, src *Source) ([]*repo.ChartVers
 // not a pre-release), downloads its package once into the cache, verifies
 // it against the index's digest and loads it.
 func (r *Resolver) Resolve(ctx context.Context, src *Source, want string) (*Resolved, error) {
-	versions, ix, top, err := r.Versions(ctx, src)
+	c, dir, err := r.client(src.Catalog)
 	if err != nil {
 		return nil, err
 	}
+	top, ix, err := lookup(ctx, c, src)
+	if err != nil {
+		return nil, err
+	}
+	versions := top.Entries[src.Chart]
 	sliders, err := catalog.DecodeSliders(top.Annotations[catalog.SlidersAnnotation])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w; the catalog's bounds cannot be enforced, ask its maintainers to fix its catalog.yaml sliders", ix.URL, err)
@@ -153,10 +154,6 @@ func (r *Resolver) Resolve(ctx context.Context, src *Source, want string) (*Reso
 		return nil, fmt.Errorf("%s: %s %s lists no download URL", ix.URL, cv.Name, cv.Version)
 	}
 	pkgURL, err := chartrepo.ResolveURL(ix.Base, cv.URLs[0])
-	if err != nil {
-		return nil, err
-	}
-	c, dir, err := r.client(src.Catalog)
 	if err != nil {
 		return nil, err
 	}

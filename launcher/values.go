@@ -2,7 +2,6 @@ package launcher
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -172,12 +171,6 @@ func (e *ProblemsError) Error() string {
 		b.WriteString("\n  " + p.String())
 	}
 	return b.String()
-}
-
-// IsProblems reports whether err is a refusal for values.
-func IsProblems(err error) bool {
-	var pe *ProblemsError
-	return errors.As(err, &pe)
 }
 
 // secretName matches option and key names whose values are secrets.

@@ -128,9 +128,6 @@ func (d *Doc) newline() string {
 
 func (d *Doc) add(start, end int, text string) { d.edits = append(d.edits, edit{start, end, text}) }
 
-// Changed reports whether edits are pending.
-func (d *Doc) Changed() bool { return len(d.edits) > 0 }
-
 // Bytes applies the edits to the original text.
 func (d *Doc) Bytes() ([]byte, error) {
 	es := slices.Clone(d.edits)
@@ -213,13 +210,12 @@ func (d *Doc) scalarEnd(n *yaml.Node, start int) (int, error) {
 			}
 		}
 	default:
-		if i := strings.Index(s, " #"); i >= 0 {
-			s = s[:i]
+		// A one-line plain scalar is its own text; anything else (a
+		// value over several lines, an anchor or tag before it) is not.
+		if strings.HasPrefix(s, n.Value) {
+			return start + len(n.Value), nil
 		}
-		if n.Anchor == "" && strings.TrimRight(s, " \t,}]") != n.Value && !strings.HasPrefix(strings.TrimRight(s, " \t"), n.Value) {
-			return 0, fmt.Errorf("line %d: %w: a value over several lines", n.Line, ErrShape)
-		}
-		return start + len(strings.TrimRight(s, " \t")), nil
+		return 0, fmt.Errorf("line %d: %w: a value over several lines, or with an anchor or tag", n.Line, ErrShape)
 	}
 	return 0, fmt.Errorf("line %d: %w: a quoted value over several lines", n.Line, ErrShape)
 }
@@ -424,13 +420,19 @@ func (d *Doc) AppendPairs(m *yaml.Node, pairs *yaml.Node) error {
 	return nil
 }
 
+// dash is the column of the dash that starts a block sequence's item, -1
+// when the item's line has none before it.
+func (d *Doc) dash(item *yaml.Node) int {
+	return strings.LastIndex(d.line(item.Line)[:d.offset(item.Line, item.Column)-d.lineStart(item.Line)], "-")
+}
+
 // AppendItem adds an item at the end of a block sequence.
 func (d *Doc) AppendItem(s *yaml.Node, item any, unit int) error {
 	if s.Style&yaml.FlowStyle != 0 || len(s.Content) == 0 {
 		return fmt.Errorf("line %d: %w: a list in flow style ([...])", s.Line, ErrShape)
 	}
 	first := s.Content[0]
-	dash := strings.LastIndex(d.line(first.Line)[:d.offset(first.Line, first.Column)-d.lineStart(first.Line)], "-")
+	dash := d.dash(first)
 	if dash < 0 {
 		return fmt.Errorf("line %d: %w: a list item without its dash", first.Line, ErrShape)
 	}

@@ -53,8 +53,8 @@ func (s *session) setScalar(f *File, d *Doc, n *yaml.Node, what, value string) e
 	return nil
 }
 
-// isOldRepo says whether a dependency's repository names the old one, by
-// URL or by repository name (@name or alias:name).
+// repoKind says whether a repository reference names the old repository
+// or the new one, by URL or by repository name (@name or alias:name).
 func (s *session) repoKind(repo string) (old, isNew bool) {
 	m := s.m
 	switch {
@@ -504,20 +504,14 @@ func (l *listEdit) named(name string) (*yaml.Node, int) {
 	return nil, -1
 }
 
-func (l *listEdit) unit() int {
-	if u := indentUnit(l.seq.Content[0]); u > 0 {
-		return u
-	}
-	return 2
-}
+func (l *listEdit) unit() int { return indentUnit(l.seq.Content[0]) }
 
 // themeContainer points the init container that fetches the theme at the
 // release of the chart's version, or adds one.
 func (l *listEdit) themeContainer(url string) error {
 	for i, it := range l.seq.Content {
 		first := it.Line
-		dash := strings.LastIndex(l.d.line(first)[:l.d.offset(it.Line, it.Column)-l.d.lineStart(first)], "-")
-		last := l.d.lastLine(it, max(dash, 0))
+		last := l.d.lastLine(it, max(l.d.dash(it), 0))
 		text := string(l.d.src[l.d.lineStart(first):l.d.lineAfter(last)])
 		olds := themeURL.FindAllString(text, -1)
 		if len(olds) == 0 {

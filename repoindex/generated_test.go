@@ -94,13 +94,6 @@ func (w *docWriter) list(key string, indent int, items []string) {
 	}
 }
 
-func (w *docWriter) field(key string, indent int, value string) {
-	w.indent(indent)
-	w.b.WriteString(key + ": ")
-	w.scalar(value, indent+w.step)
-	w.eol()
-}
-
 func (w *docWriter) version(chart string, at int) {
 	in := at + 2
 	w.indent(at)

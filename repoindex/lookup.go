@@ -779,6 +779,17 @@ func (j *jsonScanner) peek() byte {
 	return 0
 }
 
+// colon reads the colon after an object key, with the spaces around it.
+func (j *jsonScanner) colon() bool {
+	j.ws()
+	if j.peek() != ':' {
+		return false
+	}
+	j.pos++
+	j.ws()
+	return true
+}
+
 func (j *jsonScanner) ws() {
 	for j.pos < len(j.src) {
 		switch j.src[j.pos] {
@@ -812,12 +823,9 @@ func (j *jsonScanner) members(member func(key string, ks, vs int) bool) bool {
 		if !ok {
 			return false
 		}
-		j.ws()
-		if j.peek() != ':' {
+		if !j.colon() {
 			return false
 		}
-		j.pos++
-		j.ws()
 		if !member(key, ks, j.pos) {
 			return false
 		}
@@ -880,12 +888,9 @@ func (j *jsonScanner) value(depth int) bool {
 				if !j.str() {
 					return false
 				}
-				j.ws()
-				if j.peek() != ':' {
+				if !j.colon() {
 					return false
 				}
-				j.pos++
-				j.ws()
 			}
 			if !j.value(depth + 1) {
 				return false

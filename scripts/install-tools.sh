@@ -106,6 +106,17 @@ install_helm3() {
 	printf '%s\n' "$bin"
 }
 
+# apt_install PACKAGE...: installs Debian packages, with sudo unless root.
+apt_install() {
+	need apt-get
+	local sudo=()
+	[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+	log "installing Debian's $1 with apt-get"
+	"${sudo[@]}" apt-get update -qq >&2
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@" >&2 ||
+		die "apt-get install $* failed"
+}
+
 ### chromium: Debian's headless browser, for page tests #####################
 
 path_chromium() { printf '/usr/bin/chromium\n'; }
@@ -113,15 +124,7 @@ path_chromium() { printf '/usr/bin/chromium\n'; }
 install_chromium() {
 	local bin
 	bin=$(path_chromium)
-	if ! [ -x "$bin" ]; then
-		need apt-get
-		local sudo=()
-		[ "$(id -u)" -eq 0 ] || sudo=(sudo)
-		log "installing Debian's chromium with apt-get"
-		"${sudo[@]}" apt-get update -qq >&2
-		DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >&2 ||
-			die "apt-get install chromium failed"
-	fi
+	[ -x "$bin" ] || apt_install chromium fonts-dejavu-core
 	"$bin" --version >&2 || die "$bin does not run"
 	printf '%s\n' "$bin"
 }
@@ -133,17 +136,9 @@ path_etcd() { printf '/usr/bin/etcd\n'; }
 install_etcd() {
 	local bin
 	bin=$(path_etcd)
-	if ! [ -x "$bin" ]; then
-		need apt-get
-		local sudo=()
-		[ "$(id -u)" -eq 0 ] || sudo=(sudo)
-		log "installing Debian's etcd-server with apt-get"
-		"${sudo[@]}" apt-get update -qq >&2
-		# The package's service is not wanted (scripts/kube-up.sh runs its
-		# own etcd); in containers without an init system it is not started.
-		DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends etcd-server >&2 ||
-			die "apt-get install etcd-server failed"
-	fi
+	# The package's service is not wanted (scripts/kube-up.sh runs its own
+	# etcd); in containers without an init system it is not started.
+	[ -x "$bin" ] || apt_install etcd-server
 	"$bin" --version >&2 || die "$bin does not run"
 	printf '%s\n' "$bin"
 }

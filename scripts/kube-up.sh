@@ -68,6 +68,35 @@ ready() {
 	[ "$out" = ok ]
 }
 
+# etcd_healthy PORT: true when etcd on PORT reports itself healthy.
+etcd_healthy() { curl -fsS --max-time 2 "http://127.0.0.1:$1/health" >/dev/null 2>&1; }
+
+# edit_aggregated URL TOKEN: true when the ClusterRole "edit" has rules.
+edit_aggregated() {
+	curl -fsS --max-time 5 --cacert "$STATE_DIR/pki/ca.crt" -H "Authorization: Bearer $2" \
+		"$1/apis/rbac.authorization.k8s.io/v1/clusterroles/edit" 2>/dev/null | grep -q '"rules": *\['
+}
+
+# await WHAT DEADLINE "PROCS" CHECK...: runs CHECK until it succeeds. Fails
+# when one of PROCS (names of processes started here) has exited, with 2 if
+# its port was taken (the start is then retried on other ports), or once
+# SECONDS passes DEADLINE.
+await() {
+	local what=$1 deadline=$2 procs=$3 p
+	shift 3
+	until "$@"; do
+		for p in $procs; do
+			if ! proc_matches "$STATE_DIR/$p.pid"; then
+				grep -q 'address already in use' "$STATE_DIR/$p.log" && return 2
+				log "$p exited"
+				return 1
+			fi
+		done
+		[ $SECONDS -lt "$deadline" ] || { log "$what not ready in time"; return 1; }
+		sleep 0.2
+	done
+}
+
 # free_port: a TCP port nobody listens on at 127.0.0.1, below the ephemeral
 # range so outgoing connections do not take it meanwhile. A race with another
 # process is caught when the server fails to bind (the start is retried).
@@ -280,16 +309,7 @@ start_once() {
 		--experimental-watch-progress-notify-interval 1s \
 		--logger zap --log-outputs stderr --log-level warn || return 1
 
-	deadline=$((SECONDS + 30))
-	until curl -fsS --max-time 2 "http://127.0.0.1:$etcd_port/health" >/dev/null 2>&1; do
-		if ! proc_matches "$STATE_DIR/etcd.pid"; then
-			grep -q 'address already in use' "$STATE_DIR/etcd.log" && return 2
-			log "etcd exited"
-			return 1
-		fi
-		[ $SECONDS -lt $deadline ] || { log "etcd not healthy after 30s"; return 1; }
-		sleep 0.2
-	done
+	await etcd $((SECONDS + 30)) etcd etcd_healthy "$etcd_port" || return
 
 	log "starting kube-apiserver on $url"
 	launch kube-apiserver "$STATE_DIR/kube-apiserver.log" "$KUBE_APISERVER" \
@@ -318,34 +338,13 @@ start_once() {
 	admin=$(token admin)
 	[ -n "$admin" ] || { log "no admin token in $STATE_DIR/tokens.csv"; return 1; }
 	deadline=$((SECONDS + TIMEOUT))
-	until ready "$url" "$admin"; do
-		if ! proc_matches "$STATE_DIR/etcd.pid"; then
-			log "etcd exited"
-			return 1
-		fi
-		if ! proc_matches "$STATE_DIR/kube-apiserver.pid"; then
-			grep -q 'address already in use' "$STATE_DIR/kube-apiserver.log" && return 2
-			log "kube-apiserver exited"
-			return 1
-		fi
-		[ $SECONDS -lt $deadline ] || { log "kube-apiserver not ready after ${TIMEOUT}s"; return 1; }
-		sleep 0.5
-	done
+	await kube-apiserver "$deadline" "etcd kube-apiserver" ready "$url" "$admin" || return
 
 	log "starting clusterrole-aggregator"
 	: >"$STATE_DIR/clusterrole-aggregator.log"
 	launch clusterrole-aggregator "$STATE_DIR/clusterrole-aggregator.log" "$AGGREGATOR" \
 		--kubeconfig "$STATE_DIR/kubeconfig" --context admin || return 1
-	# Ready when the ClusterRole "edit" has rules.
-	until curl -fsS --max-time 5 --cacert "$STATE_DIR/pki/ca.crt" -H "Authorization: Bearer $admin" \
-		"$url/apis/rbac.authorization.k8s.io/v1/clusterroles/edit" 2>/dev/null | grep -q '"rules": *\['; do
-		if ! proc_matches "$STATE_DIR/clusterrole-aggregator.pid"; then
-			log "clusterrole-aggregator exited"
-			return 1
-		fi
-		[ $SECONDS -lt $deadline ] || { log "ClusterRole edit not aggregated after ${TIMEOUT}s"; return 1; }
-		sleep 0.2
-	done
+	await "the aggregated ClusterRole edit" "$deadline" clusterrole-aggregator edit_aggregated "$url" "$admin"
 }
 
 main() {

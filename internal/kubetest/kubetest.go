@@ -80,6 +80,14 @@ func Start(t testing.TB) *Cluster {
 		}
 		return c
 	}
+	return Own(t)
+}
+
+// Own starts a cluster in a temporary directory, whatever
+// CATALOGIST_KUBECONFIG says, and stops it when the test and its subtests
+// finish. It fails the test if the cluster does not start.
+func Own(t testing.TB) *Cluster {
+	t.Helper()
 	c, err := Up("")
 	if err != nil {
 		t.Fatal(err)

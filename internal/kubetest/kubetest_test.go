@@ -23,15 +23,7 @@ import (
 // TestCluster starts a cluster of its own (whatever CATALOGIST_KUBECONFIG
 // says), checks authentication and RBAC on it, and stops it.
 func TestCluster(t *testing.T) {
-	c, err := Up("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := c.Down(); err != nil {
-			t.Error(err)
-		}
-	})
+	c := Own(t)
 	procs := readProcs(t, c.Dir)
 	for _, name := range []string{"etcd", "kube-apiserver", "watcher"} {
 		if _, ok := procs[name]; !ok {
