@@ -20,6 +20,7 @@ import (
 	"github.com/catalogist/catalogist/lint"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/repoindex"
+	"github.com/catalogist/catalogist/schema"
 )
 
 // Options configure a build.
@@ -41,8 +42,11 @@ type Options struct {
 	RegionFile, RegionID string
 	// Templates overrides the site's templates by file name.
 	Templates string
-	// ExtensionKey overrides the catalog's extension key.
-	ExtensionKey string
+	// ExtensionKey, Platform and SchemaRegistry override the catalog's
+	// extension key, platform and schema registry directories.
+	ExtensionKey   string
+	Platform       string
+	SchemaRegistry []string
 	// CacheDir holds dependencies fetched from remote repositories.
 	CacheDir string
 	// Now stamps the creation date of new versions; nil means
@@ -90,6 +94,16 @@ type Context struct {
 	RepoURL string
 	// Region is the loaded RegionFile.
 	Region *region.Region
+	// env is how the catalog's schemas are read, worked out once.
+	envOnce sync.Once
+	envVal  schema.Env
+	envErr  error
+	// siteKey is what every page depends on besides its chart.
+	siteKeyOnce sync.Once
+	siteKeyVal  string
+	siteKeyErr  error
+	// overrides are the command line's settings, with the loaded registry.
+	overrides schema.Overrides
 	// Epoch is the file time stamped into packages.
 	Epoch time.Time
 	// previous is what the last build into Out recorded, for incremental
@@ -197,6 +211,14 @@ func Build(opt Options) (*Result, error) {
 			return nil, err
 		}
 		c.Region = r
+	}
+	c.overrides = schema.Overrides{ExtensionKey: opt.ExtensionKey, Platform: opt.Platform}
+	if len(opt.SchemaRegistry) > 0 {
+		reg, err := schema.LoadRegistry(opt.SchemaRegistry...)
+		if err != nil {
+			return nil, err
+		}
+		c.overrides.Registry = reg
 	}
 	res := &Result{}
 	p := &pipeline{ran: make([]*StepTime, len(Pipeline))}
@@ -373,4 +395,11 @@ func (c *Context) cleanup() {
 		c.Stage = ""
 	}
 	c.bg.Wait()
+}
+
+// env returns how the catalog's schemas are read: the command line's
+// settings, else catalog.yaml's.
+func (c *Context) env() (schema.Env, error) {
+	c.envOnce.Do(func() { c.envVal, c.envErr = schema.EnvFor(c.overrides, c.Catalog, &schema.Registries{}) })
+	return c.envVal, c.envErr
 }

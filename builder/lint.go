@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -43,19 +44,18 @@ func lintCatalog(c *Context) error {
 		}
 		changed.Charts = append(changed.Charts, ch.Src)
 	}
-	res, err := lint.Run([]*catalog.Catalog{&changed}, lint.Options{ExtensionKey: c.ExtensionKey, Region: c.Region})
+	res, err := lint.Run([]*catalog.Catalog{&changed}, lint.Options{Overrides: c.overrides, Region: c.Region})
 	if err != nil {
 		return err
 	}
 	for _, f := range res.Findings {
-		if ch := c.chartOfFile(f.File); ch != nil {
+		if ch := c.chartOf(f); ch != nil {
 			cs := c.chartState(ch.Meta.Name)
 			cs.Findings = append(cs.Findings, savedFinding{Finding: f, Sev: f.Severity})
 		}
 	}
-	res.Findings = append(res.Findings, kept...)
+	res.Findings = lint.Dedupe(append(res.Findings, kept...))
 	res.Charts = len(c.Charts)
-	lint.Sort(res.Findings)
 	c.Lint = res
 	if len(res.Findings) > 0 {
 		if err := lint.Write(c.Log, res, c.lintFormat()); err != nil {
@@ -75,9 +75,13 @@ func (c *Context) lintFormat() string {
 	return c.LintFormat
 }
 
-// chartOfFile finds the chart a finding's file belongs to.
-func (c *Context) chartOfFile(file string) *Chart {
-	dir := filepath.Dir(file)
+// chartOf finds the chart a finding belongs to: the chart it names, else
+// the one whose directory holds its file.
+func (c *Context) chartOf(f lint.Finding) *Chart {
+	if ch := c.byName[f.Chart]; ch != nil && f.Chart != "" {
+		return ch
+	}
+	dir := filepath.Dir(f.File)
 	for dir != "." && dir != string(filepath.Separator) {
 		for _, ch := range c.Charts {
 			if filepath.Clean(ch.Src.Dir) == dir {
@@ -97,7 +101,10 @@ func (c *Context) chartOfFile(file string) *Chart {
 // catalog's settings, the region and the extension key.
 func (c *Context) lintKey() (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", formatVersion, c.ExtensionKey, c.Catalog.Dir)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", formatVersion, c.ExtensionKey, c.Platform, c.Catalog.Dir)
+	if err := c.hashEnv(h); err != nil {
+		return "", err
+	}
 	if cfg := c.Catalog.Config; cfg != nil {
 		if err := hashFile(h, cfg.File); err != nil {
 			return "", err
@@ -116,4 +123,29 @@ func (c *Context) lintKey() (string, error) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashEnv hashes how the catalog's schemas are read: the extension key, the
+// platform and every registry schema, whose change changes every chart that
+// uses it (and adding one can make an unresolved name resolve).
+func (c *Context) hashEnv(w io.Writer) error {
+	env, err := c.env()
+	if err != nil {
+		return err
+	}
+	platform := ""
+	if env.Platform != nil {
+		platform = env.Platform.Name
+	}
+	fmt.Fprintf(w, "env\x00%s\x00%s\x00", env.ExtKey, platform)
+	if env.Registry == nil {
+		return nil
+	}
+	for _, name := range env.Registry.Names() {
+		fmt.Fprintf(w, "%s\x00", name)
+		if err := hashFile(w, env.Registry.Lookup(name).File); err != nil {
+			return fmt.Errorf("schema registry: %w", err)
+		}
+	}
+	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/site"
 	"github.com/catalogist/catalogist/templates"
@@ -35,6 +36,7 @@ func renderSite(c *Context) error {
 	if err != nil {
 		return err
 	}
+	c.nextState().SiteKey = siteKey
 	if err := c.tree.mkdirAll("charts"); err != nil {
 		return err
 	}
@@ -89,10 +91,20 @@ func renderSite(c *Context) error {
 }
 
 // siteKey hashes what every page depends on besides its chart: the
-// templates, the catalog's settings, the region and the published address.
+// templates, the catalog's settings, the region, how schemas are read (the
+// platform and its schema registry) and the published address. It is
+// worked out once: reading the pages and rendering them both need it.
 func (c *Context) siteKey() (string, error) {
+	c.siteKeyOnce.Do(func() { c.siteKeyVal, c.siteKeyErr = c.computeSiteKey() })
+	return c.siteKeyVal, c.siteKeyErr
+}
+
+func (c *Context) computeSiteKey() (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", formatVersion, siteVersion(), c.RepoURL, c.ExtensionKey)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00", formatVersion, siteVersion(), c.RepoURL, c.ExtensionKey, c.RegionID)
+	if err := c.hashEnv(h); err != nil {
+		return "", err
+	}
 	if err := hashFS(h, templates.FS); err != nil {
 		return "", err
 	}
@@ -200,8 +212,13 @@ func (c *Context) siteChart(ch *Chart, icon catalog.Icon, root string, withPage 
 	sc := &site.Chart{
 		Name: md.Name, Description: md.Description, Keywords: md.Keywords,
 		Home: md.Home, Sources: md.Sources, AppVersion: md.AppVersion, Deprecated: md.Deprecated,
-		ExtKey: schema.ExtensionKeyFor(c.ExtensionKey, c.Catalog),
+		Library: isLibrary(md),
 	}
+	env, err := c.env()
+	if err != nil {
+		return nil, err
+	}
+	sc.ExtKey = env.ExtKey
 	for _, m := range md.Maintainers {
 		if m != nil {
 			sc.Maintainers = append(sc.Maintainers, site.Maintainer{Name: m.Name, Email: m.Email, URL: m.URL})
@@ -242,11 +259,17 @@ type pageSources struct {
 }
 
 // readPages reads, alongside packaging, the page sources of the charts
-// whose content changed, whose pages are to be rendered again.
+// whose pages are to be rendered again: those whose content changed, and
+// every one when what all pages depend on changed (a registry schema, the
+// platform, the region, the templates).
 func readPages(c *Context) error {
+	siteKey, err := c.siteKey()
+	if err != nil {
+		return err
+	}
 	var changed []*Chart
 	for _, ch := range c.Charts {
-		if prev := c.previous.Charts[ch.Meta.Name]; prev == nil || prev.Hash != ch.Hash || prev.PageKey == "" {
+		if prev := c.previous.Charts[ch.Meta.Name]; prev == nil || prev.Hash != ch.Hash || prev.PageKey == "" || c.previous.SiteKey != siteKey {
 			changed = append(changed, ch)
 		}
 	}
@@ -259,6 +282,10 @@ func readPages(c *Context) error {
 	return nil
 }
 
+// readPage reads what a chart's page shows besides its metadata: the
+// README, the changes and, for a chart that can be launched, the form the
+// platform shows, from the schema as the platform's API serves it (registry
+// schemas in place of the properties that name them).
 func (c *Context) readPage(ch *Chart) *pageSources {
 	p := &pageSources{changes: changes(ch.Meta)}
 	for _, name := range []string{"README.md", "readme.md", "README"} {
@@ -267,29 +294,56 @@ func (c *Context) readPage(ch *Chart) *pageSources {
 			break
 		}
 	}
-	if ch.Src.SchemaFile == "" {
+	// A library chart is never launched: the platform shows no form for it.
+	if ch.Src.SchemaFile == "" || isLibrary(ch.Meta) {
 		return p
 	}
-	s, err := schema.Load(ch.Src.SchemaFile, schema.ExtensionKeyFor(c.ExtensionKey, c.Catalog))
+	env, err := c.env()
+	if err != nil {
+		p.err = err
+		return p
+	}
+	s, err := schema.LoadEnv(ch.Src.SchemaFile, env)
 	if err != nil {
 		p.err = fmt.Errorf("%s: %w", ch.Src.SchemaFile, err)
 		return p
 	}
-	var values map[string]any
+	var values any
 	if ch.Src.ValuesFile != "" {
 		data, err := os.ReadFile(ch.Src.ValuesFile)
 		if err != nil {
-			p.err = err
+			p.err = fmt.Errorf("reading values: %w", err)
 			return p
 		}
-		if v, err := common.ReadValues(data); err == nil {
-			values = v.AsMap()
-		}
+		values = formValues(data)
 	}
 	p.schema = s
 	p.form = schema.Compute(s, schema.CatalogContext(nil, c.Region, c.Catalog), values)
 	return p
 }
+
+// formValues is values.yaml as the platform's form reads it: with a YAML
+// 1.2 reader, which keeps yes, no, on and off strings where Helm's reader
+// makes them booleans. A file that reader refuses is read as Helm reads it
+// (lint reports it); one that neither reads gives no values.
+func formValues(data []byte) any {
+	if d, err := doc.ParseYAML(data); err == nil {
+		if m, ok := d.Value().(map[string]any); ok {
+			return m
+		}
+		if d.Kind == doc.Null {
+			return nil
+		}
+	}
+	if v, err := common.ReadValues(data); err == nil {
+		return v.AsMap()
+	}
+	return nil
+}
+
+// isLibrary reports whether a chart is a library chart, which other charts
+// use and nobody installs.
+func isLibrary(md *chart.Metadata) bool { return md != nil && md.Type == "library" }
 
 // changes reads the artifacthub.io/changes annotation: a YAML list of
 // strings or of {kind, description, links}.

@@ -41,7 +41,9 @@ type state struct {
 	Icons map[string]iconState `json:"icons,omitempty"`
 	// IndexPage is the key of the site's index page.
 	IndexPage string `json:"indexPage,omitempty"`
-	byDir     map[string]*chartState
+	// SiteKey hashes what every page depends on besides its chart.
+	SiteKey string `json:"siteKey,omitempty"`
+	byDir   map[string]*chartState
 }
 
 // trusts reports whether files are unchanged since the state was recorded,

@@ -29,7 +29,16 @@ type Config struct {
 	ExtensionKey string
 	IconsDir     string
 	Sliders      map[string]*region.Slider
-	Root         *doc.Node
+	// Platform is the platform the catalog is written for, one of
+	// Platforms, or "" when unset.
+	Platform string
+	// SchemaRegistry lists directories of shared schemas, in the order
+	// written. Discover resolves them against the catalog's directory;
+	// ParseConfig, which knows no directory, keeps them as written.
+	SchemaRegistry []string
+	// Lint holds the lint: section, nil when absent.
+	Lint *LintConfig
+	Root *doc.Node
 }
 
 // Catalog is a directory of charts.
@@ -193,9 +202,18 @@ func (c *Catalog) readConfig() error {
 		return fmt.Errorf("%s:%w", p, err)
 	}
 	cfg.File = p
+	for i, d := range cfg.SchemaRegistry {
+		if !filepath.IsAbs(d) {
+			cfg.SchemaRegistry[i] = filepath.Join(c.Dir, filepath.FromSlash(d))
+		}
+	}
 	c.Config = cfg
 	return nil
 }
+
+// settings are the keys of catalog.yaml, in the order the README documents
+// them.
+var settings = []string{"name", "title", "description", "source", "baseURL", "extensionKey", "iconsDir", "sliders", "platform", "schemaRegistry", "lint"}
 
 // ParseConfig reads a catalog.yaml.
 func ParseConfig(data []byte) (*Config, error) {
@@ -234,8 +252,29 @@ func ParseConfig(data []byte) (*Config, error) {
 			}
 			cfg.Sliders = s
 			continue
+		case "platform":
+			p, err := readPlatform(m)
+			if err != nil {
+				return nil, err
+			}
+			cfg.Platform = p
+			continue
+		case "schemaRegistry":
+			dirs, err := readSchemaRegistry(m)
+			if err != nil {
+				return nil, err
+			}
+			cfg.SchemaRegistry = dirs
+			continue
+		case "lint":
+			l, err := readLintConfig(m)
+			if err != nil {
+				return nil, err
+			}
+			cfg.Lint = l
+			continue
 		default:
-			return nil, &doc.Error{Pos: m.KeyPos, Msg: fmt.Sprintf("unknown setting %q (known: name, title, description, source, baseURL, extensionKey, iconsDir, sliders)", m.Key)}
+			return nil, unknownKey(m, "unknown setting %q", settings)
 		}
 		if m.Kind != doc.String {
 			return nil, &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a string", m.Key)}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/suggest"
 )
 
@@ -27,6 +28,10 @@ type Catalog struct {
 	// ExtensionKey is the schema extension the catalog's charts use; empty
 	// means the one each chart's schema uses.
 	ExtensionKey string
+	// Platform names the platform whose form the catalog's charts are
+	// launched for (one of schema.PlatformNames); empty means the one the
+	// extension key implies.
+	Platform string
 	// Status is PROD or TEST.
 	Status            string
 	HighlightedCharts []string
@@ -135,7 +140,7 @@ func Parse(data []byte) (*File, error) {
 	return f, nil
 }
 
-var fields = []string{"id", "name", "description", "location", "extensionKey", "status", "highlightedCharts", "excludedCharts", "skipTLSVerify", "caFile"}
+var fields = []string{"id", "name", "description", "location", "extensionKey", "platform", "status", "highlightedCharts", "excludedCharts", "skipTLSVerify", "caFile"}
 
 func parseCatalog(n *doc.Node) (*Catalog, error) {
 	if n.Kind != doc.Object {
@@ -155,6 +160,11 @@ func parseCatalog(n *doc.Node) (*Catalog, error) {
 			err = str(m, &c.Location)
 		case "extensionKey":
 			err = str(m, &c.ExtensionKey)
+		case "platform":
+			err = str(m, &c.Platform)
+			if err == nil {
+				err = platform(m)
+			}
 		case "status":
 			err = str(m, &c.Status)
 			if err == nil && c.Status != "PROD" && c.Status != "TEST" {
@@ -191,6 +201,20 @@ func parseCatalog(n *doc.Node) (*Catalog, error) {
 		c.Status = "PROD"
 	}
 	return c, nil
+}
+
+// platform checks a platform name where it is written, so that a typo is
+// not silently replaced by the default platform at launch.
+func platform(m *doc.Node) error {
+	names := schema.PlatformNames()
+	if slices.Contains(names, m.Text) {
+		return nil
+	}
+	msg := fmt.Sprintf("platform %q is not one of %s", m.Text, strings.Join(names, ", "))
+	if s := suggest.Closest(m.Text, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return &doc.Error{Pos: m.Pos, Msg: msg}
 }
 
 func str(m *doc.Node, dst *string) error {

@@ -21,6 +21,7 @@ func TestParse(t *testing.T) {
   - id: local
     location: ./built
     extensionKey: x-platform
+    platform: onyxia
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +34,10 @@ func TestParse(t *testing.T) {
 		c.ExtensionKey != "" || !c.Excludes("old") || c.Excludes("jupyter") || c.HighlightedCharts[0] != "jupyter" {
 		t.Fatalf("%+v", c)
 	}
-	if l := f.Catalogs[1]; l.ExtensionKey != "x-platform" || l.Status != "PROD" {
+	if c.Platform != "" {
+		t.Errorf("platform %q without a platform field", c.Platform)
+	}
+	if l := f.Catalogs[1]; l.ExtensionKey != "x-platform" || l.Status != "PROD" || l.Platform != "onyxia" {
 		t.Fatalf("%+v", l)
 	}
 	if _, err := f.Get("idee"); err == nil || !strings.Contains(err.Error(), `did you mean "ide"`) {
@@ -43,13 +47,16 @@ func TestParse(t *testing.T) {
 
 func TestParseErrorsNameTheLine(t *testing.T) {
 	for name, tc := range map[string]struct{ src, want string }{
-		"typo":       {"- id: a\n  location: https://x\n  extensionkey: x-onyxia\n", `3:3: unknown field "extensionkey"; did you mean "extensionKey"?`},
-		"no id":      {"- location: https://x\n", "1:3: a catalog needs an id and a location"},
-		"duplicate":  {"- {id: a, location: x}\n- {id: a, location: y}\n", `2:8: catalog id "a" is already used at line 1`},
-		"status":     {"- {id: a, location: x, status: prod}\n", `status "prod": write PROD or TEST`},
-		"not a list": {"catalogs: {id: a}\n", "1:11: catalogs must be a list"},
-		"tls":        {"- {id: a, location: x, skipTLSVerify: yes please}\n", "skipTLSVerify must be true or false"},
-		"yaml":       {"- id: [\n", "1:"},
+		"typo":          {"- id: a\n  location: https://x\n  extensionkey: x-onyxia\n", `3:3: unknown field "extensionkey"; did you mean "extensionKey"?`},
+		"no id":         {"- location: https://x\n", "1:3: a catalog needs an id and a location"},
+		"duplicate":     {"- {id: a, location: x}\n- {id: a, location: y}\n", `2:8: catalog id "a" is already used at line 1`},
+		"status":        {"- {id: a, location: x, status: prod}\n", `status "prod": write PROD or TEST`},
+		"not a list":    {"catalogs: {id: a}\n", "1:11: catalogs must be a list"},
+		"tls":           {"- {id: a, location: x, skipTLSVerify: yes please}\n", "skipTLSVerify must be true or false"},
+		"platform":      {"- id: a\n  location: x\n  platform: onyxa\n", `3:13: platform "onyxa" is not one of catalogist, onyxia; did you mean "onyxia"?`},
+		"platform type": {"- {id: a, location: x, platform: [onyxia]}\n", "1:34: platform must be a string, not an array"},
+		"platform typo": {"- {id: a, location: x, plattform: onyxia}\n", `unknown field "plattform"; did you mean "platform"?`},
+		"yaml":          {"- id: [\n", "1:"},
 	} {
 		_, err := Parse([]byte(tc.src))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -19,7 +19,7 @@ func FuzzResolve(f *testing.F) {
 		f.Add(s)
 	}
 	data := ctxData(f)
-	model := NewModel()
+	model := NewModel("onyxia")
 	f.Fuzz(func(t *testing.T, expr string) {
 		v1, ok1 := Resolve(expr, data)
 		v2, ok2 := Resolve(expr, data)

@@ -25,9 +25,7 @@ var builtinPaths = []string{
 	"vault.VAULT_ADDR", "vault.VAULT_TOKEN", "vault.VAULT_MOUNT", "vault.VAULT_TOP_DIR",
 	"region.defaultIpProtection", "region.defaultNetworkPolicy", "region.allowedURIPattern",
 	"region.customValues.*", "region.kafka.url", "region.kafka.topicName", "region.tolerations[].*",
-	"region.from[].*", "region.nodeSelector.*", "region.startupProbe.*", "region.sliders.*",
-	"region.resources.cpuRequest", "region.resources.cpuLimit", "region.resources.memoryRequest",
-	"region.resources.memoryLimit", "region.resources.disk", "region.resources.gpu",
+	"region.from[].*", "region.nodeSelector.*", "region.startupProbe.*",
 	"region.openshiftSCC.scc", "region.openshiftSCC.enabled",
 	"k8s.domain", "k8s.ingressClassName", "k8s.ingress", "k8s.route", "k8s.istio.enabled",
 	"k8s.istio.gateways[]", "k8s.randomSubdomain", "k8s.initScriptUrl", "k8s.useCertManager",
@@ -42,15 +40,19 @@ var builtinPaths = []string{
 var s3Keys = []string{"profileName", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
 	"AWS_DEFAULT_REGION", "AWS_S3_ENDPOINT", "port", "pathStyleAccess", "isAnonymous"}
 
-// removedPaths are paths real catalogs still reference although the
-// platform no longer provides them; each says what became of it.
-var removedPaths = map[string]string{
-	"git.project":             "the platform no longer provides git.project",
-	"s3.AWS_BUCKET_NAME":      "the platform no longer provides s3.AWS_BUCKET_NAME",
-	"s3.workingDirectoryPath": "the platform no longer provides s3.workingDirectoryPath",
-	"s3.objectNamePrefix":     "the platform no longer provides s3.objectNamePrefix",
-	"k8s.initScriptCheckSum":  "the platform no longer provides k8s.initScriptCheckSum",
-	"ai":                      "the platform no longer provides ai.*",
+// regionBoundsPaths are the seed's region slider configurations and default
+// resources, which only a target with region-bounded sliders provides.
+var regionBoundsPaths = []string{
+	"region.sliders.*",
+	"region.resources.cpuRequest", "region.resources.cpuLimit", "region.resources.memoryRequest",
+	"region.resources.memoryLimit", "region.resources.disk", "region.resources.gpu",
+}
+
+// addedBy names what adds a context root that the built-in context lacks but
+// real catalogs use: the message then says how to declare it instead of
+// guessing that it was removed.
+var addedBy = map[string]string{
+	"ai": "a deployment running the platform's AI assistant adds ai.*; declare its paths with --context",
 }
 
 // node is one segment of the known context.
@@ -72,16 +74,18 @@ func (n *node) child(seg string) *node {
 	return c
 }
 
-// Model is the set of known context paths.
+// Model is the set of known context paths of one platform.
 type Model struct {
+	// Name is the platform's, for messages ("the onyxia context has no ...").
+	Name  string
 	root  node
 	paths []string // every known path, for suggestions
 }
 
-// NewModel returns the built-in model: the seed's paths and the reference
-// platform's.
-func NewModel() *Model {
-	m := &Model{}
+// NewModel returns the context every platform provides: the seed's git paths
+// and the reference platform's context. name is the platform's name.
+func NewModel(name string) *Model {
+	m := &Model{Name: name}
 	for _, p := range builtinPaths {
 		m.add(p)
 	}
@@ -90,6 +94,14 @@ func NewModel() *Model {
 		m.add("s3_array[]." + k)
 	}
 	return m
+}
+
+// AddRegionBounds adds region.resources.* and region.sliders.*, which a
+// platform with region-bounded sliders provides.
+func (m *Model) AddRegionBounds() {
+	for _, p := range regionBoundsPaths {
+		m.add(p)
+	}
 }
 
 // add registers a path written with "." segments, "[]" list markers and a
@@ -141,19 +153,29 @@ func (m *Model) AddDocument(root *doc.Node) {
 
 // LoadFile extends the model with the paths of a YAML or JSON file.
 func (m *Model) LoadFile(path string) error {
-	data, err := os.ReadFile(path)
+	root, err := ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("reading context file: %w", err)
-	}
-	root, err := doc.ParseYAML(data)
-	if err != nil {
-		return fmt.Errorf("%s:%w", path, err)
-	}
-	if root.Kind != doc.Object {
-		return fmt.Errorf("%s:%d:%d: a context file is a mapping whose keys are context paths", path, root.Pos.Line, root.Pos.Col)
+		return err
 	}
 	m.AddDocument(root)
 	return nil
+}
+
+// ReadFile reads a context file: a YAML or JSON mapping whose keys are
+// context paths.
+func ReadFile(path string) (*doc.Node, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading context file: %w", err)
+	}
+	root, err := doc.ParseYAML(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%w", path, err)
+	}
+	if root.Kind != doc.Object {
+		return nil, fmt.Errorf("%s:%d:%d: a context file is a mapping whose keys are context paths", path, root.Pos.Line, root.Pos.Col)
+	}
+	return root, nil
 }
 
 func join(prefix, key string) string {
@@ -180,15 +202,13 @@ func (m *Model) Check(segs []string) (ok bool, why string) {
 		}
 		if next == nil {
 			full := strings.Join(segs, ".")
-			prefix := strings.Join(segs[:i+1], ".")
-			if r, gone := removedPaths[prefix]; gone {
-				return false, r
-			}
 			if strings.TrimSpace(seg) != seg {
 				return false, fmt.Sprintf("segment %q has spaces, which are not trimmed", seg)
 			}
-			why := fmt.Sprintf("the context has no %q", full)
-			if s := suggest.Closest(full, m.paths); s != "" {
+			why := fmt.Sprintf("the %s context has no %q", m.name(), full)
+			if how, ok := addedBy[segs[0]]; ok && i == 0 {
+				why += " (" + how + ")"
+			} else if s := suggest.Closest(full, m.paths); s != "" {
 				why += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			return false, why
@@ -196,6 +216,35 @@ func (m *Model) Check(segs []string) (ok bool, why string) {
 		cur = next
 	}
 	return true, ""
+}
+
+func (m *Model) name() string {
+	if m.Name == "" {
+		return "launch"
+	}
+	return m.Name
+}
+
+// Element reports what the elements of the list at segs are known to hold:
+// known is false when segs names no list of the model, or a list whose
+// elements are free (then nothing can be said of a reference into them);
+// keys are the element's known fields otherwise.
+func (m *Model) Element(segs []string) (keys []string, known bool) {
+	cur := &m.root
+	for _, seg := range segs {
+		if cur.open || cur.children == nil || cur.children[seg] == nil {
+			return nil, false
+		}
+		cur = cur.children[seg]
+	}
+	if cur.list == nil || cur.list.open {
+		return nil, false
+	}
+	for k := range cur.list.children {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys, true
 }
 
 // Roots returns the top-level keys of the context, sorted.

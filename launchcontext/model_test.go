@@ -10,7 +10,8 @@ import (
 )
 
 func TestModelCheck(t *testing.T) {
-	m := NewModel()
+	m := NewModel("catalogist")
+	m.AddRegionBounds()
 	for _, tc := range []struct {
 		path string
 		ok   bool
@@ -44,12 +45,13 @@ func TestModelCheck(t *testing.T) {
 		{"s3_array[12].isAnonymous", true, ""},
 		{"k8s.istio.gateways[0]", true, ""},
 		{"region.tolerations[0].key", true, ""},
-		// Paths that are gone.
-		{"git.project", false, "no longer provides git.project"},
-		{"s3.AWS_BUCKET_NAME", false, "no longer provides s3.AWS_BUCKET_NAME"},
-		{"s3.workingDirectoryPath", false, "no longer"},
-		{"k8s.initScriptCheckSum", false, "no longer"},
-		{"ai.model", false, "no longer provides ai.*"},
+		// Paths real catalogs name that the context lacks: the message says
+		// so, and never that the platform removed them.
+		{"git.project", false, `the catalogist context has no "git.project"`},
+		{"s3.AWS_BUCKET_NAME", false, `the catalogist context has no "s3.AWS_BUCKET_NAME"`},
+		{"s3.workingDirectoryPath", false, `has no "s3.workingDirectoryPath"`},
+		{"k8s.initScriptCheckSum", false, `has no "k8s.initScriptCheckSum"`},
+		{"ai.model", false, "AI assistant adds ai.*; declare its paths with --context"},
 		// Typos get a suggestion.
 		{"git.nmae", false, `did you mean "git.name"`},
 		{"region.resources.cpulimit", false, `did you mean "region.resources.cpuLimit"`},
@@ -58,8 +60,8 @@ func TestModelCheck(t *testing.T) {
 		{" user.email ", false, "spaces"},
 		{"user. email", false, "spaces"},
 		// Unknown.
-		{"lakefs", false, `the context has no "lakefs"`},
-		{"nothing.at.all", false, `the context has no "nothing.at.all"`},
+		{"lakefs", false, `the catalogist context has no "lakefs"`},
+		{"nothing.at.all", false, `the catalogist context has no "nothing.at.all"`},
 		{"git.name.first", false, "git.name.first"},
 		{"s3_array.AWS_S3_ENDPOINT", false, "s3_array.AWS_S3_ENDPOINT"},
 		{"s3_array[0].nope", false, "s3_array.0.nope"},
@@ -79,10 +81,48 @@ func TestModelCheck(t *testing.T) {
 	if ok, why := m.Check(SplitPath("nothing.at.all")); ok || strings.Contains(why, "did you mean") {
 		t.Errorf("Check(nothing.at.all) = %v, %q; want no suggestion for a path far from every known one", ok, why)
 	}
+	for _, msg := range []string{"no longer", "removed"} {
+		for _, p := range []string{"git.project", "ai.model", "s3.objectNamePrefix"} {
+			if _, why := m.Check(SplitPath(p)); strings.Contains(why, msg) {
+				t.Errorf("Check(%q) claims the platform changed: %q", p, why)
+			}
+		}
+	}
+}
+
+// The reference platform's context has no region bounds; a target with
+// region-bounded sliders adds them.
+func TestModelRegionBounds(t *testing.T) {
+	onyxia := NewModel("onyxia")
+	for _, p := range []string{"region.resources.gpu", "region.resources.cpuLimit", "region.sliders.cpu.sliderMax"} {
+		if ok, why := onyxia.Check(SplitPath(p)); ok || !strings.Contains(why, `the onyxia context has no "`+p+`"`) {
+			t.Errorf("onyxia Check(%q) = %v, %q", p, ok, why)
+		}
+	}
+	if ok, _ := onyxia.Check(SplitPath("region.defaultNetworkPolicy")); !ok {
+		t.Errorf("onyxia lost the region's other paths")
+	}
+	onyxia.AddRegionBounds()
+	if ok, why := onyxia.Check(SplitPath("region.resources.gpu")); !ok {
+		t.Errorf("after AddRegionBounds: %q", why)
+	}
+}
+
+func TestModelElement(t *testing.T) {
+	m := NewModel("onyxia")
+	keys, known := m.Element(SplitPath("s3_array"))
+	if !known || len(keys) != 9 || keys[0] != "AWS_ACCESS_KEY_ID" {
+		t.Errorf("Element(s3_array) = %v, %v", keys, known)
+	}
+	for _, p := range []string{"s3", "region.tolerations", "nothing", "git.name"} {
+		if keys, known := m.Element(SplitPath(p)); known {
+			t.Errorf("Element(%q) = %v, known; want unknown", p, keys)
+		}
+	}
 }
 
 func TestModelRoots(t *testing.T) {
-	m := NewModel()
+	m := NewModel("onyxia")
 	roots := m.Roots()
 	want := []string{"certificateAuthorityInjection", "git", "k8s", "packageRepositoryInjection", "project", "proxyInjection", "region", "s3", "s3_array", "service", "user", "vault"}
 	if strings.Join(roots, ",") != strings.Join(want, ",") {
@@ -116,16 +156,16 @@ func TestModelAddDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := NewModel()
+	m := NewModel("onyxia")
 	m.AddDocument(root)
 	checkExtended(t, m)
 
 	// The built-in model is not changed by extending another one.
-	if ok, _ := NewModel().Check(SplitPath("lakefs.url")); ok {
+	if ok, _ := NewModel("onyxia").Check(SplitPath("lakefs.url")); ok {
 		t.Errorf("a fresh model knows lakefs.url: AddDocument changed shared state")
 	}
 	// Documents that are not mappings add nothing.
-	m2 := NewModel()
+	m2 := NewModel("onyxia")
 	for _, src := range []string{"- a\n", "just text\n", ""} {
 		n, err := doc.ParseYAML([]byte(src))
 		if err != nil {
@@ -134,7 +174,7 @@ func TestModelAddDocument(t *testing.T) {
 		m2.AddDocument(n)
 	}
 	m2.AddDocument(nil)
-	if got := len(m2.Roots()); got != len(NewModel().Roots()) {
+	if got := len(m2.Roots()); got != len(NewModel("onyxia").Roots()) {
 		t.Errorf("non-mapping documents added roots: %q", m2.Roots())
 	}
 }
@@ -178,14 +218,14 @@ func TestModelLoadFile(t *testing.T) {
 		return p
 	}
 
-	m := NewModel()
+	m := NewModel("onyxia")
 	if err := m.LoadFile(write("context.yaml", extraContext)); err != nil {
 		t.Fatalf("LoadFile: %v", err)
 	}
 	checkExtended(t, m)
 
 	jsonFile := write("context.json", `{"lakefs": {"url": "x"}, "custom.dotted.key": 1, "extra": {}, "list": ["a"], "objects": [], "git": {"project": "p"}}`)
-	mj := NewModel()
+	mj := NewModel("onyxia")
 	if err := mj.LoadFile(jsonFile); err != nil {
 		t.Fatalf("LoadFile(JSON): %v", err)
 	}
@@ -200,7 +240,7 @@ func TestModelLoadFile(t *testing.T) {
 		{"broken.yaml", "a: 1\nb: [\n", []string{"broken.yaml:"}},
 		{"binary.yaml", "a: \x00\n", []string{"binary.yaml:1:1:", "NUL"}},
 	} {
-		err := NewModel().LoadFile(write(tc.name, tc.content))
+		err := NewModel("onyxia").LoadFile(write(tc.name, tc.content))
 		if err == nil {
 			t.Errorf("LoadFile(%s) succeeded, want an error", tc.name)
 			continue
@@ -211,7 +251,7 @@ func TestModelLoadFile(t *testing.T) {
 			}
 		}
 	}
-	if err := NewModel().LoadFile(filepath.Join(dir, "absent.yaml")); err == nil {
+	if err := NewModel("onyxia").LoadFile(filepath.Join(dir, "absent.yaml")); err == nil {
 		t.Errorf("LoadFile of a missing file succeeded")
 	}
 }

@@ -6,6 +6,7 @@
 package launcher
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	release "helm.sh/helm/v4/pkg/release/v1"
 
 	"github.com/catalogist/catalogist/region"
+	"github.com/catalogist/catalogist/schema"
 )
 
 // Launch installs one chart of a catalog.
@@ -33,11 +35,23 @@ type Launch struct {
 	Name string
 	// Namespace empty means the kubeconfig context's; it is created when
 	// missing.
-	Namespace  string
-	Profile    map[string]any
-	Region     *region.Region
+	Namespace string
+	// Profile is the launch context document (user, project, git, vault,
+	// s3, s3_array, region, k8s, ...).
+	Profile map[string]any
+	Region  *region.Region
+	// Platform names the platform whose form the launch reproduces; empty
+	// means the catalog entry's, else the one its extension key implies.
+	Platform string
+	// Registry is the platform API's schema registry the chart's schema is
+	// resolved against; nil resolves only its #/definitions references.
+	Registry *schema.Registry
+	// ValueFiles, SetJSON, Set and SetString are -f, --set-json, --set and
+	// --set-string, applied in that order as Helm applies them.
 	ValueFiles []string
 	Set        []string
+	SetString  []string
+	SetJSON    []string
 	// DryRun renders the manifests without a cluster.
 	DryRun  bool
 	Timeout time.Duration
@@ -58,8 +72,9 @@ type Result struct {
 }
 
 // Run resolves the chart, computes and checks its values, and installs it.
-// Values the region or schema does not allow stop the launch with a
-// *ProblemsError before anything is created.
+// A chart whose form the platform would not open stops the launch with a
+// *FormError, and values the region or schema does not allow with a
+// *ProblemsError, before anything is created.
 func (l *Launch) Run(ctx context.Context) (*Result, error) {
 	res := &Result{}
 	rs, err := l.Resolver.Resolve(ctx, l.Source, l.Version)
@@ -70,7 +85,9 @@ func (l *Launch) Run(ctx context.Context) (*Result, error) {
 	ext := l.Source.Catalog.ExtensionKey
 	vals, err := ComputeValues(rs.Chart, Inputs{
 		Profile: l.Profile, Region: l.Region, ExtensionKey: ext,
-		CatalogSliders: rs.Sliders, CatalogSource: rs.IndexURL, ValueFiles: l.ValueFiles, Set: l.Set})
+		Platform: cmp.Or(l.Platform, l.Source.Catalog.Platform), Registry: l.Registry,
+		CatalogSliders: rs.Sliders, CatalogSource: rs.IndexURL,
+		ValueFiles: l.ValueFiles, Set: l.Set, SetString: l.SetString, SetJSON: l.SetJSON})
 	if err != nil {
 		return res, err
 	}
@@ -83,8 +100,12 @@ func (l *Launch) Run(ctx context.Context) (*Result, error) {
 	if res.Namespace == "" {
 		res.Namespace = l.Kube.Namespace()
 	}
+	chartName := fmt.Sprintf("%s %s", rs.Chart.Name(), rs.Version.Version)
+	if len(vals.Unopenable) > 0 {
+		return res, &FormError{Chart: chartName, Platform: vals.Schema.Platform.Name, Failures: vals.Unopenable, Problems: vals.Problems}
+	}
 	if len(vals.Problems) > 0 {
-		return res, &ProblemsError{Chart: fmt.Sprintf("%s %s", rs.Chart.Name(), rs.Version.Version), Problems: vals.Problems}
+		return res, &ProblemsError{Chart: chartName, Problems: vals.Problems}
 	}
 
 	var cfg *action.Configuration

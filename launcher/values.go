@@ -1,13 +1,17 @@
 package launcher
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/common/util"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/cli/values"
@@ -20,18 +24,30 @@ import (
 
 // Inputs are what a launch's values are computed from.
 type Inputs struct {
-	// Profile is the user's part of the launch context (git.*, user.*, ...).
+	// Profile is the launch context document (user, project, git, vault, s3,
+	// s3_array, region, k8s, ...); the region's values are merged under its
+	// region key.
 	Profile map[string]any
 	Region  *region.Region
 	// CatalogSliders are the catalog's slider bounds, which the region's
 	// replace; CatalogSource says where they were read, for messages.
 	CatalogSliders map[string]*region.Slider
 	CatalogSource  string
-	// ExtensionKey is the schema extension of the chart's catalog.
+	// ExtensionKey is the schema extension of the chart's catalog; empty
+	// means the one the chart's schema uses.
 	ExtensionKey string
-	// ValueFiles (-f) and Set (--set) go on top of the form's values.
+	// Platform names the platform whose form is reproduced; empty means the
+	// one the extension key implies (schema.PlatformFor).
+	Platform string
+	// Registry is the platform API's schema registry; nil resolves only the
+	// schema's own #/definitions references.
+	Registry *schema.Registry
+	// ValueFiles (-f), SetJSON (--set-json), Set (--set) and SetString
+	// (--set-string) go on top of the form's values, in Helm's order.
 	ValueFiles []string
 	Set        []string
+	SetString  []string
+	SetJSON    []string
 }
 
 // Values is the computation of a launch's values.
@@ -43,11 +59,16 @@ type Values struct {
 	Overrides map[string]any
 	// Problems are every value the platform or Helm would refuse.
 	Problems []schema.Problem
+	// Unopenable are what keeps the platform's form from opening for the
+	// chart (or its API from serving the schema): a user could not launch
+	// the chart on the platform at all.
+	Unopenable []FormFailure
 	// Warnings are worth printing but do not stop the launch.
 	Warnings []string
 }
 
-// LoadProfile reads a profile file (YAML or JSON).
+// LoadProfile reads a profile file (YAML or JSON): a launch context
+// document.
 func LoadProfile(path string) (map[string]any, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -62,32 +83,49 @@ func LoadProfile(path string) (map[string]any, error) {
 	}
 	m, ok := root.Value().(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s:%d:%d: a profile is a mapping such as `git: {name: Ada, email: ada@example.org}`", path, root.Pos.Line, root.Pos.Col)
+		return nil, fmt.Errorf("%s:%d:%d: a profile is a launch context mapping such as `git: {name: Ada, email: ada@example.org}`", path, root.Pos.Line, root.Pos.Col)
 	}
 	return m, nil
 }
 
+// schemaFile names the chart's schema in messages; the chart and its
+// version head them.
+const schemaFile = "values.schema.json"
+
 // ComputeValues computes the values of a launch as the platform does: the
-// form from the chart's schema, the profile and the region, then the -f
-// files and --set on top; and checks the result against the schema as Helm
-// validates it and against the effective slider bounds, units and enums.
+// chart's schema as the platform's API serves it (registry schemas
+// substituted, references inlined), its form from the profile, the region
+// and the chart's values.yaml, then the -f files and --set flags on top; and
+// checks the result against the schema as Helm validates it and against the
+// effective slider bounds, units and enums. What keeps the platform's form
+// from opening is recorded in Unopenable.
 func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
 	v := &Values{Overrides: map[string]any{}}
 	ctx := schema.NewContext(in.Profile, in.Region, in.CatalogSliders, in.CatalogSource)
 	if len(ch.Schema) > 0 {
-		key := in.ExtensionKey
-		if key == "" {
-			key = schema.DetectExtensionKey(ch.Schema)
-		}
-		s, err := schema.Parse(ch.Schema, key)
+		key := cmp.Or(in.ExtensionKey, schema.DetectExtensionKey(ch.Schema))
+		p, err := schema.PlatformFor(in.Platform, key)
 		if err != nil {
-			return nil, fmt.Errorf("%s: values.schema.json: %w", ch.Name(), err)
+			return nil, fmt.Errorf("%s: %w", ch.Name(), err)
 		}
+		root, err := doc.ParseJSON(ch.Schema)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s:%w", ch.Name(), schemaFile, err)
+		}
+		formYAML, err := formValuesYAML(ch)
+		if err != nil {
+			return nil, err
+		}
+		s := schema.Build(root, schemaFile, schema.Env{ExtKey: key, Platform: p, Registry: in.Registry})
 		v.Schema = s
-		v.Form = schema.Compute(s, ctx, plain(ch.Values))
+		v.Form = schema.Compute(s, ctx, formYAML)
 		v.Overrides = plain(v.Form.Values).(map[string]any)
+		v.Unopenable = unopenable(s, v.Form)
+		if r := in.Region; r != nil && !p.RegionBoundsInContext && (len(r.Sliders) > 0 || len(r.Resources) > 0) {
+			v.Warnings = append(v.Warnings, fmt.Sprintf("the %s platform has no region resources or slider configurations, so those of %s are not used", p.Name, r.File))
+		}
 	}
-	user, err := (&values.Options{ValueFiles: in.ValueFiles, Values: in.Set}).MergeValues(getter.Providers{})
+	user, err := userValues(in)
 	if err != nil {
 		return nil, err
 	}
@@ -100,21 +138,221 @@ func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
 		return nil, err
 	}
 	v.Problems = schema.Check(v.Schema, ctx, final)
-	sch, err := compile(ch.Schema)
-	if err != nil {
+	if sch, err := compile(ch.Schema); err != nil {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("the chart's schema was not checked before installing (%v); Helm checks it during the install", err))
-		return v, nil
+	} else {
+		v.Problems = mergeProblems(v.Schema, v.Problems, schema.HelmProblems(sch, final))
 	}
-	seen := map[string]bool{}
-	for _, p := range v.Problems {
-		seen[p.Path] = true
-	}
-	for _, p := range schema.HelmProblems(sch, final) {
-		if !seen[p.Path] {
-			v.Problems = append(v.Problems, p)
+	maskProblems(v.Schema, v.Problems)
+	return v, nil
+}
+
+// splitPath splits a path as schema.Problem.Path writes it (as --set names
+// it) into key segments: at each dot, except an escaped one, which belongs
+// to its key ("nvidia\.com/gpu").
+func splitPath(path string) []string {
+	var segs []string
+	var cur strings.Builder
+	for i := 0; i < len(path); i++ {
+		switch {
+		case path[i] == '\\' && i+1 < len(path) && path[i+1] == '.':
+			cur.WriteByte('.')
+			i++
+		case path[i] == '.':
+			segs = append(segs, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(path[i])
 		}
 	}
-	return v, nil
+	return append(segs, cur.String())
+}
+
+// maskProblems masks the refused values of password options and of keys
+// named like secrets, in the value and in the reason that quotes it.
+func maskProblems(s *schema.Schema, problems []schema.Problem) {
+	for i, p := range problems {
+		segs := splitPath(p.Path)
+		o := s.Resolve(segs)
+		if !(o != nil && o.Render == "password") && !secretName.MatchString(segs[len(segs)-1]) {
+			continue
+		}
+		if str, ok := p.Value.(string); ok && str != "" {
+			problems[i].Reason = strings.ReplaceAll(p.Reason, str, mask)
+		}
+		if p.Value != nil && p.Value != "" {
+			problems[i].Value = mask
+		}
+	}
+}
+
+// mergeProblems adds Helm's problems to the platform's, one per path. The
+// platform's form reads a value of another type leniently (9 as "9") and
+// judges its bounds; Helm, like the platform's API, refuses it for its type
+// first, so that refusal, which says what to write, wins.
+func mergeProblems(s *schema.Schema, platform, helm []schema.Problem) []schema.Problem {
+	at := map[string]int{}
+	out := append([]schema.Problem(nil), platform...)
+	for i, p := range out {
+		at[p.Path] = i
+	}
+	for _, p := range helm {
+		o := s.Resolve(splitPath(p.Path))
+		i, seen := at[p.Path]
+		typed := o != nil && o.Type != "" && !hasType(p.Value, o.Type)
+		if typed {
+			// The platform's Allowed says what fits besides the type.
+			var allowed []string
+			if seen && out[i].Allowed != "" && out[i].Allowed != "type "+o.Type {
+				allowed = append(allowed, out[i].Allowed)
+			}
+			if o.Type == "string" {
+				allowed = append(allowed, "--set-string sets a string")
+			}
+			p.Allowed = strings.Join(allowed, "; ")
+		}
+		switch {
+		case !seen:
+			at[p.Path] = len(out)
+			out = append(out, p)
+		case typed:
+			out[i] = p
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// hasType reports whether a plain value is of a JSON Schema type.
+func hasType(v any, t string) bool {
+	switch x := v.(type) {
+	case string:
+		return t == "string"
+	case bool:
+		return t == "boolean"
+	case float64:
+		return t == "number" || (t == "integer" && x == math.Trunc(x))
+	case map[string]any:
+		return t == "object"
+	case []any:
+		return t == "array"
+	}
+	return false
+}
+
+// formValuesYAML reads the chart's values.yaml as the platform's form reads
+// it: with a YAML 1.2 reader, where yes, no, on and off stay strings (Helm's
+// reader makes them booleans). Helm still installs with its own reading.
+func formValuesYAML(ch *chart.Chart) (any, error) {
+	for _, files := range [][]*common.File{ch.Raw, ch.Files} {
+		for _, f := range files {
+			if f == nil || f.Name != "values.yaml" {
+				continue
+			}
+			root, err := doc.ParseYAML(f.Data)
+			if err != nil {
+				return nil, fmt.Errorf("%s: values.yaml:%w", ch.Name(), err)
+			}
+			return root.Value(), nil
+		}
+	}
+	// A chart assembled in memory has no raw files; its values are all
+	// there is.
+	return plain(ch.Values), nil
+}
+
+// userValues merges -f, --set-json, --set and --set-string as Helm does.
+func userValues(in Inputs) (map[string]any, error) {
+	opts := values.Options{ValueFiles: in.ValueFiles, Values: in.Set, StringValues: in.SetString, JSONValues: in.SetJSON}
+	user, err := opts.MergeValues(getter.Providers{})
+	if err != nil && strings.HasPrefix(err.Error(), "failed parsing --set-json data") {
+		// Helm's message repeats the whole value, which may be a secret.
+		return nil, setJSONError(in.SetJSON)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the values given on the command line: %w", err)
+	}
+	return user, nil
+}
+
+// setJSONError names the --set-json value that is not JSON by its key
+// alone.
+func setJSONError(vals []string) error {
+	for i, s := range vals {
+		if _, err := (&values.Options{JSONValues: []string{s}}).MergeValues(getter.Providers{}); err == nil {
+			continue
+		}
+		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
+			return fmt.Errorf("--set-json value %d is not a JSON object; write KEY=JSON or a whole object such as '{\"a\": {\"b\": 1}}'", i+1)
+		}
+		key, _, _ := strings.Cut(s, "=")
+		return fmt.Errorf("--set-json %s: the value is not JSON (a string needs its quotes: %s='\"text\"'); write KEY=JSON", key, key)
+	}
+	return fmt.Errorf("--set-json: a value cannot be merged with the others; write KEY=JSON")
+}
+
+// FormFailure is one reason the platform's form would not open for a chart,
+// where the chart (or a registry schema) should be edited.
+type FormFailure struct {
+	File string
+	Pos  doc.Pos
+	Msg  string
+}
+
+func (f FormFailure) String() string {
+	if !f.Pos.IsValid() {
+		return fmt.Sprintf("%s: %s", f.File, f.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", f.File, f.Pos.Line, f.Pos.Col, f.Msg)
+}
+
+// unopenable lists what keeps the platform from showing the chart's form:
+// a schema its API cannot serve, nodes of a shape the form refuses, and
+// failures of the form's computation that do not wait for a hidden option
+// to be shown. Each is at its file and position.
+func unopenable(s *schema.Schema, f *schema.Form) []FormFailure {
+	var out []FormFailure
+	seen := map[FormFailure]bool{}
+	add := func(n *doc.Node, atKey bool, msg string) {
+		ff := FormFailure{File: s.File, Msg: msg}
+		if n != nil {
+			ff.File, ff.Pos = s.FileOf(n), n.Pos
+			if atKey && n.KeyPos.IsValid() {
+				ff.Pos = n.KeyPos
+			}
+		}
+		if !seen[ff] {
+			seen[ff] = true
+			out = append(out, ff)
+		}
+	}
+	for _, e := range s.ResolveErrors {
+		add(e.Node, false, e.Msg)
+	}
+	// The shape checks say in detail what the computation's shape failures
+	// only name.
+	shaped := map[*schema.Option]bool{}
+	for _, sh := range s.Shapes() {
+		add(sh.Node, sh.AtKey, sh.Msg)
+		shaped[sh.Option] = true
+	}
+	for _, fl := range f.Failures {
+		if fl.Revealed || (fl.Kind == schema.FailShape && shaped[fl.Option]) {
+			continue
+		}
+		add(fl.Node, false, fl.Msg)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		return a.Pos.Col < b.Pos.Col
+	})
+	return out
 }
 
 // compile compiles a chart schema as Helm does.
@@ -173,6 +411,31 @@ func (e *ProblemsError) Error() string {
 	return b.String()
 }
 
+// FormError is a launch refused because the platform's form would not open
+// for the chart: the platform would not let a user launch it either.
+type FormError struct {
+	Chart    string
+	Platform string
+	Failures []FormFailure
+	// Problems are the values refused besides.
+	Problems []schema.Problem
+}
+
+func (e *FormError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: the %s platform's form would not open for this chart, so the platform would not let a user launch it either; nothing was installed:", e.Chart, e.Platform)
+	for _, f := range e.Failures {
+		b.WriteString("\n  " + f.String())
+	}
+	if len(e.Problems) > 0 {
+		fmt.Fprintf(&b, "\nand %d value(s) not allowed:", len(e.Problems))
+		for _, p := range e.Problems {
+			b.WriteString("\n  " + p.String())
+		}
+	}
+	return b.String()
+}
+
 // secretName matches option and key names whose values are secrets.
 var secretName = regexp.MustCompile(`(?i)pass(word|wd)?$|secret|token|credential(s)?$|private.?key`)
 
@@ -182,8 +445,8 @@ func (v *Values) Masked() map[string]any {
 	out := copyValues(v.Overrides)
 	if v.Schema != nil {
 		for _, o := range v.Schema.Options {
-			if o.Render == "password" && !o.InItems {
-				maskAt(out, strings.Split(o.Path, "/"))
+			if o.Render == "password" {
+				maskAt(out, o.Key)
 			}
 		}
 	}
@@ -193,22 +456,37 @@ func (v *Values) Masked() map[string]any {
 
 const mask = "********"
 
-func maskAt(m map[string]any, segs []string) {
-	for i, s := range segs {
-		x, ok := m[s]
-		if !ok {
-			return
-		}
-		if i == len(segs)-1 {
-			if x != nil && x != "" {
-				m[s] = mask
+// maskAt masks the value at an option's key segments; under an array's
+// items (schema.ItemsKey) it masks every item's.
+func maskAt(v any, key []string) {
+	if len(key) == 0 {
+		return
+	}
+	switch c := v.(type) {
+	case []any:
+		if key[0] == schema.ItemsKey {
+			for i := range c {
+				c[i] = maskedAt(c[i], key[1:])
 			}
-			return
 		}
-		if m, ok = x.(map[string]any); !ok {
-			return
+	case map[string]any:
+		if x, ok := c[key[0]]; ok {
+			c[key[0]] = maskedAt(x, key[1:])
 		}
 	}
+}
+
+// maskedAt returns v masked when rest is empty (an empty value stays, as it
+// reveals nothing), else v with its value at rest masked.
+func maskedAt(v any, rest []string) any {
+	if len(rest) > 0 {
+		maskAt(v, rest)
+		return v
+	}
+	if v == nil || v == "" {
+		return v
+	}
+	return mask
 }
 
 func maskNamed(v any) {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sethvargo/go-githubactions"
 )
@@ -28,16 +30,86 @@ func Write(w io.Writer, res *Result, format string) error {
 	return fmt.Errorf("unknown format %q (known: text, json, github, sarif)", format)
 }
 
+// writeText prints one line per finding, except that a finding repeated in
+// several charts (same rule, severity, option and message) is printed once,
+// at its first position, with the other charts on the line below: a
+// catalog of twenty charts sharing one schema pattern would otherwise
+// repeat the same message twenty times.
 func writeText(w io.Writer, res *Result) error {
-	for _, f := range res.Findings {
+	for _, g := range groupByChart(res.Findings) {
+		f := g.first
 		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", f.File, f.Line, f.Column, f.Severity, f.Message, f.Rule)
+		if len(g.others) > 0 {
+			fmt.Fprintf(w, "  also in %s: %s\n", plural(len(g.others), "chart"), chartList(g.others))
+		}
 	}
 	return writeSummary(w, res)
 }
 
+// group is a finding and the other charts that have the same one.
+type group struct {
+	first  Finding
+	others []string
+	charts map[string]bool
+}
+
+// groupByChart groups findings in order. A finding joins the first group
+// of its kind that does not hold its chart yet, so two identical findings
+// in one chart stay two entries.
+func groupByChart(fs []Finding) []*group {
+	type kind struct {
+		rule, option, message string
+		severity              Severity
+	}
+	var out []*group
+	byKind := map[kind][]*group{}
+	for _, f := range fs {
+		k := kind{f.Rule, f.Option, f.Message, f.Severity}
+		if f.Chart != "" {
+			if g := firstWithout(byKind[k], f.Chart); g != nil {
+				g.others = append(g.others, f.Chart)
+				g.charts[f.Chart] = true
+				continue
+			}
+		}
+		g := &group{first: f, charts: map[string]bool{f.Chart: true}}
+		out = append(out, g)
+		if f.Chart != "" {
+			byKind[k] = append(byKind[k], g)
+		}
+	}
+	return out
+}
+
+func firstWithout(gs []*group, chart string) *group {
+	for _, g := range gs {
+		if !g.charts[chart] {
+			return g
+		}
+	}
+	return nil
+}
+
+// maxListed caps the charts named after "also in", so that the entry stays
+// a couple of terminal lines however large the catalog.
+const maxListed = 8
+
+func chartList(charts []string) string {
+	names := slices.Clone(charts)
+	slices.Sort(names)
+	if len(names) <= maxListed {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:maxListed-1], ", "), len(names)-(maxListed-1))
+}
+
 func writeSummary(w io.Writer, res *Result) error {
 	e, wn := res.Count()
-	_, err := fmt.Fprintf(w, "%s, %s, %s\n", plural(res.Charts, "chart"), plural(e, "error"), plural(wn, "warning"))
+	more := ""
+	if res.Baselined > 0 {
+		more = fmt.Sprintf(" (and %d in the baseline)", res.Baselined)
+	}
+	_, err := fmt.Fprintf(w, "%s, %s, %s%s\n", plural(res.Charts, "chart"), plural(e, "error"), plural(wn, "warning"), more)
 	return err
 }
 
@@ -55,9 +127,10 @@ type jsonFinding struct {
 
 func writeJSON(w io.Writer, res *Result) error {
 	out := struct {
-		Findings []jsonFinding `json:"findings"`
-		Charts   int           `json:"charts"`
-	}{Findings: []jsonFinding{}, Charts: res.Charts}
+		Findings  []jsonFinding `json:"findings"`
+		Charts    int           `json:"charts"`
+		Baselined int           `json:"baselined,omitempty"`
+	}{Findings: []jsonFinding{}, Charts: res.Charts, Baselined: res.Baselined}
 	for _, f := range res.Findings {
 		out.Findings = append(out.Findings, jsonFinding{f, f.Severity.String()})
 	}
@@ -127,6 +200,13 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
+	// Properties carry the chart and option, which SARIF has no field for.
+	Properties *sarifProperties `json:"properties,omitempty"`
+}
+
+type sarifProperties struct {
+	Chart  string `json:"chart,omitempty"`
+	Option string `json:"option,omitempty"`
 }
 
 type sarifLocation struct {
@@ -156,10 +236,14 @@ func writeSARIF(w io.Writer, res *Result) error {
 	}
 	run := sarifRun{Tool: sarifTool{drv}, Results: []sarifResult{}}
 	for _, f := range res.Findings {
-		run.Results = append(run.Results, sarifResult{
+		r := sarifResult{
 			RuleID: f.Rule, RuleIndex: index[f.Rule], Level: f.Severity.String(), Message: sarifText{f.Message},
 			Locations: []sarifLocation{{sarifPhysical{sarifArtifact{filepath.ToSlash(f.File)}, sarifRegion{f.Line, f.Column}}}},
-		})
+		}
+		if f.Chart != "" || f.Option != "" {
+			r.Properties = &sarifProperties{Chart: f.Chart, Option: f.Option}
+		}
+		run.Results = append(run.Results, r)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -57,7 +57,7 @@ func (w *compiler) compile(doc any) (h *helmSchema) {
 // Helm returns the pass's schema compiled as Helm compiles it; rules share
 // one compilation per chart.
 func (p *Pass) Helm() *helmSchema {
-	p.state.once.Do(func() { p.state.helm = p.state.compiler.compile(p.Schema.Root.Value()) })
+	p.state.once.Do(func() { p.state.helm = p.state.compiler.compile(p.Schema.Source.Value()) })
 	return p.state.helm
 }
 
@@ -73,7 +73,10 @@ func (h *helmSchema) Subschema(pointer string) (sch *jsonschema.Schema, err erro
 	return h.compiler.Compile(h.url + "#" + (&url.URL{Fragment: pointer}).EscapedFragment())
 }
 
-var chartURL = regexp.MustCompile(`file:///chart-\d+/values\.schema\.json`)
+var (
+	chartURL = regexp.MustCompile(`file:///chart-\d+/values\.schema\.json`)
+	beside   = regexp.MustCompile(`failing loading "file:///chart-\d+/([^"#]+)"`)
+)
 
 var pointerInError = regexp.MustCompile(`#(/[^'"\s]*)`)
 
@@ -90,6 +93,13 @@ func schemaErrorPositions(err error, root *doc.Node) []positioned {
 		return out
 	}
 	msg := strings.TrimPrefix(err.Error(), "jsonschema: ")
+	// A relative $ref makes Helm read a file of the machine it runs on,
+	// beside the schema's own address file:///values.schema.json.
+	if m := beside.FindStringSubmatch(msg); m != nil {
+		if n := findReference(root, m[1]); n != nil {
+			return []positioned{{n, fmt.Sprintf("$ref %q names no schema Helm can load: helm install reads it as the file /%s of the machine it runs on, and refuses the values when it is not there (a name of the platform API's registry is resolved by the API only); write the schema inline or under #/definitions/", n.Text, m[1])}}
+		}
+	}
 	msg = chartURL.ReplaceAllString(msg, "values.schema.json")
 	// Errors that name a reference are reported at the $ref or $schema that
 	// wrote it.

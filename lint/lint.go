@@ -27,15 +27,19 @@ import (
 // Severity of a finding.
 type Severity int
 
-// Severities, in increasing order.
+// Severities, in increasing order. A note informs and never fails a run.
 const (
-	Warning Severity = iota
+	Note Severity = iota - 1
+	Warning
 	Error
 )
 
 func (s Severity) String() string {
-	if s == Error {
+	switch s {
+	case Error:
 		return "error"
+	case Note:
+		return "note"
 	}
 	return "warning"
 }
@@ -51,6 +55,9 @@ type Rule struct {
 	Run func(*Pass)
 	// Scope says what Run is given.
 	Scope Scope
+	// Launchable is true for a rule that only concerns charts a user can
+	// launch (the form, the values, the icon): it skips library charts.
+	Launchable bool
 }
 
 // Scope of a rule.
@@ -74,16 +81,23 @@ type Finding struct {
 	// Pointer is the JSON pointer of the value in File, when it has one.
 	Pointer string `json:"pointer"`
 	Message string `json:"message"`
+	// Chart is the chart's name, "" for a finding of the region file.
+	Chart string `json:"chart"`
+	// Option is the slash path of the option the finding is about
+	// ("resources/limits/cpu"), "" when none.
+	Option string `json:"option"`
 }
 
 // Options configure a lint run.
 type Options struct {
-	// ExtensionKey overrides the catalogs' own setting when not empty.
-	ExtensionKey string
+	// Overrides are the command line's extension key, platform and schema
+	// registry, which replace each catalog's own settings when set.
+	Overrides schema.Overrides
 	// Region, when set, injects its values and bounds.
 	Region *region.Region
-	// Model is the known launch context; nil means the built-in one.
-	Model *launchcontext.Model
+	// Context holds documents whose keys are context paths the platform
+	// adds to its built-in context (--context).
+	Context []*doc.Node
 	// Rules restricts the run to these rules; nil means all.
 	Rules []*Rule
 }
@@ -92,14 +106,17 @@ type Options struct {
 type Result struct {
 	Findings []Finding
 	Charts   int
+	// Baselined counts the findings a baseline held back.
+	Baselined int
 }
 
-// Count returns the number of errors and warnings.
+// Count returns the number of errors and warnings; notes are neither.
 func (r *Result) Count() (errors, warnings int) {
 	for _, f := range r.Findings {
-		if f.Severity == Error {
+		switch f.Severity {
+		case Error:
 			errors++
-		} else {
+		case Warning:
 			warnings++
 		}
 	}
@@ -122,11 +139,14 @@ type Pass struct {
 	ValuesErr error
 	// valuesData is the raw values.yaml, parsed for positions on demand.
 	valuesData []byte
-	// ExtKey is the extension key in force for this chart.
-	ExtKey  string
-	Context *schema.Context
-	Region  *region.Region
-	Model   *launchcontext.Model
+	// ExtKey is the extension key in force for this chart, Platform the
+	// target its form is judged for.
+	ExtKey   string
+	Platform *schema.Platform
+	Context  *schema.Context
+	Region   *region.Region
+	// Model is the target's launch context, with the --context paths.
+	Model *launchcontext.Model
 	// Form is the computed form, with the region's values injected.
 	Form *schema.Form
 
@@ -147,6 +167,14 @@ type passState struct {
 	chartOnce  sync.Once
 	chartDoc   *doc.Node
 	chartErr   error
+
+	optionsOnce  sync.Once
+	optionByNode map[*doc.Node]*schema.Option
+
+	shapesOnce sync.Once
+	shapes     []schema.Shape
+	sourceOnce sync.Once
+	source     []*schema.Option
 }
 
 // ValuesDoc returns values.yaml parsed with positions, nil when absent or
@@ -162,20 +190,46 @@ func (p *Pass) ValuesDoc() *doc.Node {
 
 // Reportf reports a finding at a position of a file.
 func (p *Pass) Reportf(file string, pos doc.Pos, pointer, format string, args ...any) {
+	p.report(file, pos, pointer, "", fmt.Sprintf(format, args...))
+}
+
+func (p *Pass) report(file string, pos doc.Pos, pointer, option, msg string) {
 	if !pos.IsValid() {
 		pos = doc.Pos{Line: 1, Col: 1}
+	}
+	chart := ""
+	if p.Chart != nil {
+		chart = p.Chart.Name
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	*p.findings = append(*p.findings, Finding{
 		Rule: p.rule.Name, Severity: p.rule.Severity, File: file,
-		Line: pos.Line, Column: pos.Col, Pointer: pointer, Message: fmt.Sprintf(format, args...),
+		Line: pos.Line, Column: pos.Col, Pointer: pointer, Message: msg,
+		Chart: chart, Option: option,
 	})
 }
 
-// At reports a finding at a node of the schema file.
+// At reports a finding at a node of the schema: in the chart's schema file,
+// or in the registry file a substituted option was read from.
 func (p *Pass) At(n *doc.Node, format string, args ...any) {
-	p.Reportf(p.Chart.SchemaFile, n.Pos, n.Pointer(), format, args...)
+	p.report(p.fileOf(n), n.Pos, n.Pointer(), p.optionAt(n), fmt.Sprintf(format, args...))
+}
+
+// Notef reports a note, whatever the rule's severity.
+func (p *Pass) Notef(n *doc.Node, format string, args ...any) {
+	q := *p
+	r := *p.rule
+	r.Severity = Note
+	q.rule = &r
+	q.At(n, format, args...)
+}
+
+func (p *Pass) fileOf(n *doc.Node) string {
+	if p.Schema == nil {
+		return p.Chart.SchemaFile
+	}
+	return p.Schema.FileOf(n)
 }
 
 // AtKey reports a finding at the key of a schema member (for a property,
@@ -185,18 +239,24 @@ func (p *Pass) AtKey(n *doc.Node, format string, args ...any) {
 	if !pos.IsValid() {
 		pos = n.Pos
 	}
-	p.Reportf(p.Chart.SchemaFile, pos, n.Pointer(), format, args...)
+	p.report(p.fileOf(n), pos, n.Pointer(), p.optionAt(n), fmt.Sprintf(format, args...))
 }
 
-// Run lints catalogs.
+// Run lints catalogs. Each catalog's lint settings (catalog.yaml's lint:)
+// apply to its charts' findings; settings naming an unknown rule are an
+// error.
 func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 	rules := opt.Rules
 	if rules == nil {
 		rules = All
 	}
-	model := opt.Model
-	if model == nil {
-		model = launchcontext.NewModel()
+	envs, err := envs(cats, opt)
+	if err != nil {
+		return nil, err
+	}
+	filters, err := configFilters(cats)
+	if err != nil {
+		return nil, err
 	}
 	res := &Result{}
 	var mu sync.Mutex
@@ -223,12 +283,15 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 			defer wg.Done()
 			comp := &compiler{}
 			for j := range queue {
-				p, err := newPass(j.ch, j.cat, opt, model)
+				p, err := newPass(j.ch, j.cat, opt, envs[j.cat])
 				if err != nil {
 					errs[j.i] = err
 					continue
 				}
-				p.findings, p.mu, p.state.compiler = &res.Findings, &mu, comp
+				// The chart's findings are gathered apart so that its
+				// catalog's lint settings apply to them alone.
+				var found []Finding
+				p.findings, p.mu, p.state.compiler = &found, &mu, comp
 				for _, r := range rules {
 					if r.Scope == PerRegion || (r.Scope == PerSchema && p.Schema == nil) {
 						continue
@@ -236,10 +299,17 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 					if r.Scope == PerChart && p.Chart.OnlySchema && r.Name != RuleJSON.Name {
 						continue
 					}
+					if r.Launchable && p.library() {
+						continue
+					}
 					q := *p
 					q.rule = r
 					r.Run(&q)
 				}
+				found = filters[j.cat].apply(found)
+				mu.Lock()
+				res.Findings = append(res.Findings, found...)
+				mu.Unlock()
 			}
 		}()
 	}
@@ -253,8 +323,13 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	res.Findings = oncePerFile(res.Findings, opt.Overrides.Registry, envs)
 	if opt.Region != nil {
-		p := &Pass{Region: opt.Region, Model: model, findings: &res.Findings, mu: &mu}
+		env := catalogEnv{Env: schema.Env{Platform: schema.Catalogist}, model: schema.Catalogist.Model()}
+		if len(cats) > 0 {
+			env = envs[cats[0]]
+		}
+		p := &Pass{Region: opt.Region, Platform: env.Platform, Model: env.model, findings: &res.Findings, mu: &mu}
 		p.Context = schema.NewContext(nil, opt.Region, nil, "")
 		for _, r := range rules {
 			if r.Scope == PerRegion {
@@ -268,6 +343,17 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 	return res, nil
 }
 
+// Dedupe sorts findings and drops repeats of one finding (same rule, place
+// and message), such as a registry file's finding recorded under different
+// charts by successive incremental builds. A chart's own files are its
+// alone, so the place tells the chart except in shared files.
+func Dedupe(fs []Finding) []Finding {
+	Sort(fs)
+	return slices.CompactFunc(fs, func(a, b Finding) bool {
+		return a.Rule == b.Rule && a.File == b.File && a.Line == b.Line && a.Column == b.Column && a.Message == b.Message
+	})
+}
+
 // Sort orders findings by file, line, column, then rule.
 func Sort(fs []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
@@ -278,10 +364,12 @@ func Sort(fs []Finding) {
 
 // newPass reads a chart's files. Only I/O failures are errors; content
 // problems are left for the rules.
-func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, model *launchcontext.Model) (*Pass, error) {
-	p := &Pass{Chart: ch, Catalog: cat, Region: opt.Region, Model: model, state: &passState{}}
-	p.ExtKey = schema.ExtensionKeyFor(opt.ExtensionKey, cat)
-	p.Context = schema.CatalogContext(nil, opt.Region, cat)
+func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, env catalogEnv) (*Pass, error) {
+	p := &Pass{Chart: ch, Catalog: cat, Region: opt.Region, Model: env.model, state: &passState{}}
+	p.ExtKey, p.Platform = env.ExtKey, env.Platform
+	// Forms are computed for a typical user: with what every deployment's
+	// context holds, and nothing a deployment may leave out.
+	p.Context = schema.CatalogContext(launchcontext.Sample(), opt.Region, cat)
 	if ch.ValuesFile != "" {
 		data, err := readFile(ch.ValuesFile)
 		if err != nil {
@@ -317,9 +405,8 @@ func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, model *launch
 		p.SchemaErr = err
 		return p, nil
 	}
-	p.Schema = schema.FromNode(root, p.ExtKey)
-	p.Schema.File = ch.SchemaFile
-	p.Form = schema.Compute(p.Schema, p.Context, p.Values)
+	p.Schema = schema.Build(root, ch.SchemaFile, env.Env)
+	p.Form = schema.Compute(p.Schema, p.Context, p.formValues())
 	return p, nil
 }
 
@@ -340,4 +427,92 @@ func readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is a binary file, not text: is it the right file?", path)
 	}
 	return data, nil
+}
+
+// formValues is values.yaml as the platform's form reads it: a YAML 1.2
+// reader, which keeps yes, no, on and off strings where Helm's reader makes
+// them booleans.
+func (p *Pass) formValues() map[string]any {
+	if d := p.ValuesDoc(); d != nil {
+		if m, ok := d.Value().(map[string]any); ok {
+			return m
+		}
+		if d.Kind == doc.Null {
+			return nil
+		}
+	}
+	return p.Values
+}
+
+// catalogEnv is how a catalog's charts are read and judged.
+type catalogEnv struct {
+	schema.Env
+	model *launchcontext.Model
+}
+
+// envs works out each catalog's environment once: its extension key,
+// platform and registry, and the platform's launch context.
+func envs(cats []*catalog.Catalog, opt Options) (map[*catalog.Catalog]catalogEnv, error) {
+	out := map[*catalog.Catalog]catalogEnv{}
+	regs := &schema.Registries{}
+	models := map[*schema.Platform]*launchcontext.Model{}
+	for _, cat := range cats {
+		env, err := schema.EnvFor(opt.Overrides, cat, regs)
+		if err != nil {
+			where := cat.Dir
+			if cat.Config != nil {
+				where = cat.Config.File
+			}
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+		m := models[env.Platform]
+		if m == nil {
+			m = env.Platform.Model()
+			for _, d := range opt.Context {
+				m.AddDocument(d)
+			}
+			models[env.Platform] = m
+		}
+		out[cat] = catalogEnv{Env: env, model: m}
+	}
+	return out, nil
+}
+
+// oncePerFile keeps one of the findings several charts report at the same
+// place of a shared registry file: a defect of a registry schema is
+// reported once, against the registry file, not once per chart using it.
+func oncePerFile(fs []Finding, override *schema.Registry, envs map[*catalog.Catalog]catalogEnv) []Finding {
+	registryFile := func(f string) bool {
+		if override.IsFile(f) {
+			return true
+		}
+		for _, e := range envs {
+			if e.Registry.IsFile(f) {
+				return true
+			}
+		}
+		return false
+	}
+	type key struct {
+		rule, file, msg string
+		line, col       int
+	}
+	// The finding is kept under the first chart by name, so that reruns
+	// attribute it alike.
+	first := map[key]int{}
+	out := fs[:0]
+	for _, f := range fs {
+		if registryFile(f.File) {
+			k := key{f.Rule, f.File, f.Message, f.Line, f.Column}
+			if i, ok := first[k]; ok {
+				if f.Chart < out[i].Chart {
+					out[i].Chart = f.Chart
+				}
+				continue
+			}
+			first[k] = len(out)
+		}
+		out = append(out, f)
+	}
+	return out
 }

@@ -56,129 +56,146 @@ var (
 	aliasRe     = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
 )
 
-// RuleChartMetadata checks Chart.yaml.
+// RuleChartMetadata checks what Helm refuses in Chart.yaml.
 var RuleChartMetadata = &Rule{
 	Name: "chart-metadata", Severity: Error, Scope: PerChart,
-	Doc: "Chart.yaml has apiVersion v2, a name equal to its directory, a SemVer 2 version, a description, and well-formed dependencies",
-	Run: func(p *Pass) {
-		root := chartDoc(p, true)
-		if root == nil {
-			return
-		}
-		file := p.Chart.ChartFile
-		at := func(n *doc.Node, format string, args ...any) {
-			pos := n.Pos
-			p.Reportf(file, pos, n.Pointer(), format, args...)
-		}
-		str := func(key string) (*doc.Node, bool) {
-			n := root.Get(key)
-			if n == nil {
-				return nil, false
-			}
-			if n.Kind != doc.String && n.Kind != doc.Number {
-				at(n, "%s must be a string", key)
-				return nil, false
-			}
-			return n, true
-		}
-		if n, ok := str("apiVersion"); !ok && n == nil && root.Get("apiVersion") == nil {
-			at(root, "Chart.yaml has no apiVersion; write apiVersion: v2")
-		} else if ok && n.Text != "v2" {
-			at(n, "apiVersion is %q; catalogs need apiVersion: v2 (Helm 3 and 4 charts)", n.Text)
-		}
-		if n, ok := str("name"); !ok && root.Get("name") == nil {
-			at(root, "Chart.yaml has no name; write name: %s", p.Chart.Name)
-		} else if ok {
-			switch {
-			case n.Text != p.Chart.Name:
-				at(n, "name %q differs from the chart's directory %q; Helm packages and indexes it under the name", n.Text, p.Chart.Name)
-			case !chartNameRe.MatchString(n.Text):
-				at(n, "name %q must be lowercase letters, digits and dashes", n.Text)
-			}
-		}
-		if n, ok := str("version"); !ok && root.Get("version") == nil {
-			at(root, "Chart.yaml has no version; write a SemVer 2 version such as version: 1.0.0")
-		} else if ok {
-			if _, err := semver.StrictNewVersion(n.Text); err != nil {
-				at(n, "version %q is not SemVer 2 (MAJOR.MINOR.PATCH, e.g. 1.0.0): %v", n.Text, err)
-			}
-		}
-		if n, ok := str("description"); !ok && root.Get("description") == nil {
-			at(root, "Chart.yaml has no description; catalogs and helm search show it")
-		} else if ok && strings.TrimSpace(n.Text) == "" {
-			at(n, "description is empty; catalogs and helm search show it")
-		}
-		if t := root.Get("type"); t != nil && t.Text != "application" && t.Text != "library" {
-			at(t, "type %q must be application or library", t.Text)
-		}
-		deps := root.Get("dependencies")
-		if deps == nil || deps.Kind == doc.Null {
-			return
-		}
-		if deps.Kind != doc.Array {
-			at(deps, "dependencies must be a list")
-			return
-		}
-		seen := map[string]bool{}
-		for i, d := range deps.Items {
-			checkDependency(p, file, i, d)
-			// Helm refuses two dependencies loaded under one name.
-			name := d.Get("alias")
-			if name == nil {
-				name = d.Get("name")
-			}
-			if name != nil && name.Text != "" {
-				if seen[name.Text] {
-					at(name, "two dependencies are named %q: give one an alias", name.Text)
-				}
-				seen[name.Text] = true
-			}
-		}
-	},
+	Doc: "Chart.yaml has what Helm needs to load the chart: apiVersion, a name without slashes, a SemVer version, a known type, well-formed dependencies",
+	Run: func(p *Pass) { checkChart(p, false) },
 }
 
-func checkDependency(p *Pass, file string, i int, d *doc.Node) {
-	at := func(n *doc.Node, format string, args ...any) {
-		p.Reportf(file, n.Pos, n.Pointer(), format, args...)
+// RuleChartAdvice checks what catalogs expect of Chart.yaml beyond Helm.
+var RuleChartAdvice = &Rule{
+	Name: "chart-advice", Severity: Warning, Scope: PerChart,
+	Doc: "Chart.yaml has apiVersion v2, a lowercase name equal to its directory, a strict SemVer 2 version, a description, and dependencies with versions and valid repositories",
+	Run: func(p *Pass) { checkChart(p, true) },
+}
+
+// checkChart reports Chart.yaml's defects: those Helm refuses, or, with
+// advice, those it accepts but catalogs should not have.
+func checkChart(p *Pass, advice bool) {
+	root := chartDoc(p, !advice)
+	if root == nil {
+		return
 	}
+	file := p.Chart.ChartFile
+	report := func(isAdvice bool, n *doc.Node, format string, args ...any) {
+		if isAdvice == advice {
+			p.Reportf(file, n.Pos, n.Pointer(), format, args...)
+		}
+	}
+	refuse := func(n *doc.Node, format string, args ...any) { report(false, n, format, args...) }
+	warn := func(n *doc.Node, format string, args ...any) { report(true, n, format, args...) }
+	str := func(key string) (*doc.Node, bool) {
+		n := root.Get(key)
+		if n == nil {
+			return nil, false
+		}
+		if n.Kind != doc.String && n.Kind != doc.Number {
+			refuse(n, "%s must be a string", key)
+			return nil, false
+		}
+		return n, true
+	}
+	if n, ok := str("apiVersion"); !ok && n == nil && root.Get("apiVersion") == nil {
+		refuse(root, "Chart.yaml has no apiVersion, which Helm requires; write apiVersion: v2")
+	} else if ok && n.Text != "v2" {
+		warn(n, "apiVersion is %q; catalogs should use apiVersion: v2 (Helm 3 and 4 charts)", n.Text)
+	}
+	if n, ok := str("name"); !ok && root.Get("name") == nil {
+		refuse(root, "Chart.yaml has no name, which Helm requires; write name: %s", p.Chart.Name)
+	} else if ok {
+		switch {
+		case n.Text == "." || n.Text == ".." || strings.ContainsAny(n.Text, `/\`):
+			refuse(n, "name %q is not allowed by Helm; write name: %s", n.Text, p.Chart.Name)
+		case n.Text != p.Chart.Name:
+			warn(n, "name %q differs from the chart's directory %q; Helm packages and indexes it under the name", n.Text, p.Chart.Name)
+		case !chartNameRe.MatchString(n.Text):
+			warn(n, "name %q should be lowercase letters, digits and dashes", n.Text)
+		}
+	}
+	if n, ok := str("version"); !ok && root.Get("version") == nil {
+		refuse(root, "Chart.yaml has no version, which Helm requires; write a SemVer 2 version such as version: 1.0.0")
+	} else if ok {
+		if _, err := semver.NewVersion(n.Text); err != nil {
+			refuse(n, "version %q is not a SemVer version, so Helm refuses the chart: %v", n.Text, err)
+		} else if _, err := semver.StrictNewVersion(n.Text); err != nil {
+			warn(n, "version %q is not strict SemVer 2 (MAJOR.MINOR.PATCH, e.g. 1.0.0): %v", n.Text, err)
+		}
+	}
+	if n, ok := str("description"); !ok && root.Get("description") == nil {
+		warn(root, "Chart.yaml has no description; catalogs and helm search show it")
+	} else if ok && strings.TrimSpace(n.Text) == "" {
+		warn(n, "description is empty; catalogs and helm search show it")
+	}
+	if t := root.Get("type"); t != nil && t.Text != "" && t.Text != "application" && t.Text != "library" {
+		refuse(t, "type %q must be application or library, or Helm refuses the chart", t.Text)
+	}
+	deps := root.Get("dependencies")
+	if deps == nil || deps.Kind == doc.Null {
+		return
+	}
+	if deps.Kind != doc.Array {
+		refuse(deps, "dependencies must be a list")
+		return
+	}
+	seen := map[string]bool{}
+	for i, d := range deps.Items {
+		checkDependency(p.Chart, i, d, refuse, warn)
+		// Helm refuses two dependencies loaded under one name.
+		name := d.Get("alias")
+		if name == nil {
+			name = d.Get("name")
+		}
+		if name != nil && name.Text != "" {
+			if seen[name.Text] {
+				refuse(name, "two dependencies are named %q, which Helm refuses: give one an alias", name.Text)
+			}
+			seen[name.Text] = true
+		}
+	}
+}
+
+type reporter func(n *doc.Node, format string, args ...any)
+
+func checkDependency(ch *catalog.Chart, i int, d *doc.Node, refuse, warn reporter) {
 	if d.Kind != doc.Object {
-		at(d, "dependency %d must be a mapping with name, version and repository", i+1)
+		refuse(d, "dependency %d must be a mapping with name, version and repository", i+1)
 		return
 	}
 	name := d.Get("name")
 	if name == nil || name.Kind != doc.String || name.Text == "" {
-		at(d, "dependency %d has no name", i+1)
+		refuse(d, "dependency %d has no name", i+1)
 		return
 	}
 	if v := d.Get("version"); v == nil {
-		at(d, "dependency %q has no version; pin one such as 1.2.3 or a range such as ~1.2", name.Text)
+		warn(d, "dependency %q has no version; pin one such as 1.2.3 or a range such as ~1.2", name.Text)
 	} else if _, err := semver.NewConstraint(v.Text); err != nil {
-		at(v, "version %q of dependency %q is not a version or range: %v", v.Text, name.Text, err)
+		warn(v, "version %q of dependency %q is not a version or range: %v", v.Text, name.Text, err)
 	}
 	if r := d.Get("repository"); r != nil && r.Text != "" {
 		repo := r.Text
 		switch {
 		case strings.HasPrefix(repo, "@"), strings.HasPrefix(repo, "alias:"):
 		case strings.HasPrefix(repo, "file://"):
-			dir := filepath.Join(p.Chart.Dir, strings.TrimPrefix(repo, "file://"))
+			dir := filepath.Join(ch.Dir, strings.TrimPrefix(repo, "file://"))
 			if _, err := os.Stat(filepath.Join(dir, "Chart.yaml")); err != nil {
-				at(r, "repository %q of dependency %q has no Chart.yaml at %s", repo, name.Text, dir)
+				refuse(r, "repository %q of dependency %q has no Chart.yaml at %s", repo, name.Text, dir)
 			}
 		default:
 			u, err := url.Parse(repo)
 			if err != nil || (u.Scheme != "https" && u.Scheme != "http" && u.Scheme != "oci") || u.Host == "" {
-				at(r, "repository %q of dependency %q is not an http(s), oci or file:// address", repo, name.Text)
+				warn(r, "repository %q of dependency %q is not an http(s), oci or file:// address", repo, name.Text)
 			}
 		}
 	}
 	if a := d.Get("alias"); a != nil && !aliasRe.MatchString(a.Text) {
-		at(a, "alias %q of dependency %q may only hold letters, digits, _ and -", a.Text, name.Text)
+		refuse(a, "alias %q of dependency %q may only hold letters, digits, _ and -, or Helm refuses the chart", a.Text, name.Text)
 	}
 }
 
 // RuleChartIcon checks that every launchable chart has an icon.
 var RuleChartIcon = &Rule{
-	Name: "chart-icon", Severity: Warning, Scope: PerChart,
+	Name: "chart-icon", Severity: Warning, Scope: PerChart, Launchable: true,
 	Doc: "Chart.yaml's icon is an https URL or a file of the catalog's icons directory (or one is named after the chart)",
 	Run: func(p *Pass) {
 		root := chartDoc(p, false)
@@ -223,13 +240,14 @@ var RuleChartIcon = &Rule{
 
 // All lists every rule, in the order they are documented.
 var All = []*Rule{
-	RuleJSON, RuleJSONSchema, RuleRootObject, RuleOptionType, RuleOptionText, RuleRender,
+	RuleJSON, RuleJSONSchema, RuleRootObject, RuleOptionType, RuleOptionText, RuleRender, RuleSchemaShape,
+	RuleFormOpens, RuleFormHiddenCrash, RuleSchemaRegistry, RuleSelectOptions,
 	RuleDefaultValid, RuleValuesValid, RuleDuplicateKey,
 	RuleExtKeys, RuleForeignExt, RuleOverwriteType, RuleContextPath, RuleBareLiteral, RuleSliderConfig, RuleExtBoolean,
-	RuleSliderFields, RuleSliderRange, RuleSliderDefault, RuleSliderGrid, RuleSliderExtremity, RuleSliderPair,
+	RuleSliderFields, RuleSliderText, RuleSliderRange, RuleSliderDefault, RuleSliderGrid, RuleSliderExtremity, RuleSliderPair,
 	RuleHiddenPath, RuleHiddenValue, RuleHiddenNever,
 	RuleRegionDefault, RuleRegionFallback, RuleRegionFile,
-	RuleChartMetadata, RuleChartIcon,
+	RuleChartMetadata, RuleChartAdvice, RuleChartIcon,
 }
 
 // Lookup returns the rule named name, or nil.

@@ -32,7 +32,7 @@ func withTop(s *schema.Schema) []*schema.Option {
 
 // RuleExtKeys reports keys the platform ignores in or around the extension.
 var RuleExtKeys = &Rule{
-	Name: "ext-unknown-key", Severity: Warning,
+	Name: "ext-unknown-key", Severity: Warning, Launchable: true,
 	Doc: "the extension object holds only keys the platform reads, and its keys are not written outside it",
 	Run: func(p *Pass) {
 		for _, o := range withTop(p.Schema) {
@@ -49,8 +49,7 @@ var RuleExtKeys = &Rule{
 			}
 			ext := o.Ext.Node
 			if ext.Kind != doc.Object {
-				p.At(ext, "%s must be an object such as {\"overwriteDefaultWith\": \"git.name\"}, not %s", p.ExtKey, ext.Kind.WithArticle())
-				continue
+				continue // overwrite-type reports it
 			}
 			for _, m := range ext.Members {
 				if !slices.Contains(schema.ExtensionKeys, m.Key) {
@@ -67,7 +66,7 @@ var RuleExtKeys = &Rule{
 
 // RuleForeignExt reports extension fields under another x-* key.
 var RuleForeignExt = &Rule{
-	Name: "ext-foreign-key", Severity: Warning,
+	Name: "ext-foreign-key", Severity: Warning, Launchable: true,
 	Doc: "extension fields sit under the extension key in force, not another x-* key (x-onyxia versus x-platform)",
 	Run: func(p *Pass) {
 		foreign := p.Schema.ForeignExtensions()
@@ -113,21 +112,9 @@ func usesKey(p *Pass) bool {
 
 // RuleOverwriteType reports references of the wrong shape.
 var RuleOverwriteType = &Rule{
-	Name: "overwrite-type", Severity: Error,
-	Doc: "overwriteDefaultWith is a string, array or object; overwriteListEnumWith a string or array",
-	Run: func(p *Pass) {
-		for _, o := range p.Schema.Options {
-			if o.Ext == nil {
-				continue
-			}
-			if n := o.Ext.OverwriteDefaultWith; n != nil && n.Kind != doc.String && n.Kind != doc.Array && n.Kind != doc.Object {
-				p.At(n, "overwriteDefaultWith of option %q is %s; write a context path such as \"git.name\", or put a fixed value in default", o.Path, n.Kind.WithArticle())
-			}
-			if n := o.Ext.OverwriteListEnumWith; n != nil && n.Kind != doc.String && n.Kind != doc.Array {
-				p.At(n, "overwriteListEnumWith of option %q is %s; write a context path or a list", o.Path, n.Kind.WithArticle())
-			}
-		}
-	},
+	Name: "overwrite-type", Severity: Error, Launchable: true,
+	Doc: "the extension is an object; overwriteDefaultWith is a string, array or object, overwriteListEnumWith a string or array (the form will not open otherwise)",
+	Run: shapeRule(schema.ShapeExtType),
 }
 
 // references returns the expressions of an option that name context paths.
@@ -166,18 +153,27 @@ func isBareWord(r launchcontext.Ref, m *launchcontext.Model) bool {
 
 // RuleContextPath reports references to paths the context does not have.
 var RuleContextPath = &Rule{
-	Name: "context-path", Severity: Warning,
-	Doc: "every context path overwriteDefaultWith names exists (an unknown one silently falls back to the default)",
+	Name: "context-path", Severity: Warning, Launchable: true,
+	Doc: "every context path overwriteDefaultWith names exists in the platform's context (an unknown one silently falls back to the default)",
 	Run: func(p *Pass) {
 		for _, o := range p.Schema.Options {
+			elem, mapped := p.mappedElement(o)
 			for _, n := range references(o) {
 				for _, r := range launchcontext.Refs(n.Value()) {
-					if isBareWord(r, p.Model) {
+					if isBareWord(r, p.Model) && !mapped {
+						continue
+					}
+					at, _ := n.Lookup(r.Where)
+					if mapped {
+						// Inside items mapped from a context list, a
+						// reference reads the element's fields first.
+						if why := elem.check(r, p.Model); why != "" {
+							p.At(at, "%s of option %q names %q: %s, so %s", n.Key, o.Path, r.Path, why, fallsBack(n))
+						}
 						continue
 					}
 					if ok, why := p.Model.Check(r.Segs); !ok {
-						at, _ := n.Lookup(r.Where)
-						p.At(at, "%s of option %q names %q: %s, so %s", n.Key, o.Path, r.Path, why, fallsBack(n))
+						p.At(at, "%s of option %q names %q: %s%s, so %s", n.Key, o.Path, r.Path, why, p.regionHint(r), fallsBack(n))
 					}
 				}
 			}
@@ -185,12 +181,74 @@ var RuleContextPath = &Rule{
 	},
 }
 
+// regionHint explains a reference to the seed's region bounds on a
+// platform whose context has none.
+func (p *Pass) regionHint(r launchcontext.Ref) string {
+	if p.Platform.RegionBoundsInContext || len(r.Segs) < 2 || r.Segs[0] != "region" || (r.Segs[1] != "resources" && r.Segs[1] != "sliders") {
+		return ""
+	}
+	return fmt.Sprintf("; region.resources.* and region.sliders.* exist only on a platform with region-bounded sliders (--platform %s)", schema.Catalogist.Name)
+}
+
+// element is what is known of the elements of a context list mapped onto
+// an array's items.
+type element struct {
+	list  string
+	keys  []string
+	known bool
+}
+
+// mappedElement reports whether option o lies inside the items of an
+// array whose overwriteDefaultWith may map a context list onto its items,
+// and what is known of that list's elements.
+func (p *Pass) mappedElement(o *schema.Option) (element, bool) {
+	for a := o.Parent; a != nil; a = a.Parent {
+		if a.Items == nil || !isUnder(o, a.Items) {
+			continue
+		}
+		if a.Ext == nil || a.Ext.OverwriteDefaultWith == nil {
+			return element{}, false
+		}
+		refs := launchcontext.Refs(a.Ext.OverwriteDefaultWith.Value())
+		if len(refs) != 1 {
+			return element{}, true
+		}
+		keys, known := p.Model.Element(refs[0].Segs)
+		return element{list: refs[0].Path, keys: keys, known: known}, true
+	}
+	return element{}, false
+}
+
+func isUnder(o, anc *schema.Option) bool {
+	for c := o; c != nil; c = c.Parent {
+		if c == anc {
+			return true
+		}
+	}
+	return false
+}
+
+// check judges a reference inside mapped items: a field of the element,
+// else a context path. Nothing is said when the element is unknown.
+func (e element) check(r launchcontext.Ref, m *launchcontext.Model) string {
+	if !e.known || len(r.Segs) == 0 || slices.Contains(e.keys, r.Segs[0]) {
+		return ""
+	}
+	if ok, _ := m.Check(r.Segs); ok {
+		return ""
+	}
+	return fmt.Sprintf("it is neither a field of the elements of %q (%s) nor a path of the %s context", e.list, strings.Join(e.keys, ", "), m.Name)
+}
+
 // RuleBareLiteral reports bare words the platform reads as paths.
 var RuleBareLiteral = &Rule{
-	Name: "bare-literal", Severity: Warning,
+	Name: "bare-literal", Severity: Warning, Launchable: true,
 	Doc: "overwriteDefaultWith is not a bare word meant as a literal (a bare string is always a context lookup)",
 	Run: func(p *Pass) {
 		for _, o := range p.Schema.Options {
+			if _, mapped := p.mappedElement(o); mapped {
+				continue // a bare word there may name a field of the element
+			}
 			for _, n := range references(o) {
 				for _, r := range launchcontext.Refs(n.Value()) {
 					if isBareWord(r, p.Model) {
@@ -213,8 +271,8 @@ var builtinSliderConfigs = []string{"cpu", "memory", "gpu", "disk"}
 
 // RuleSliderConfig reports useRegionSliderConfig that cannot apply.
 var RuleSliderConfig = &Rule{
-	Name: "region-slider-config", Severity: Warning,
-	Doc: "useRegionSliderConfig names a known slider configuration and sits on a slider",
+	Name: "region-slider-config", Severity: Warning, Launchable: true,
+	Doc: "useRegionSliderConfig names a known slider configuration and sits on a slider, on a platform with region-bounded sliders (the onyxia platform ignores it)",
 	Run: func(p *Pass) {
 		known := slices.Clone(builtinSliderConfigs)
 		for name := range p.Context.Sliders {
@@ -228,6 +286,10 @@ var RuleSliderConfig = &Rule{
 				continue
 			}
 			n := o.Ext.UseRegionSliderConfig
+			if !p.Platform.RegionSliders {
+				p.At(n, "the %s platform ignores useRegionSliderConfig: option %q keeps the chart's own slider bounds (region-bounded sliders are the %s platform's: --platform %s)", p.Platform.Name, o.Path, schema.Catalogist.Name, schema.Catalogist.Name)
+				continue
+			}
 			if n.Kind != doc.String {
 				p.At(n, "useRegionSliderConfig of option %q must be a string such as \"cpu\"", o.Path)
 				continue
@@ -238,7 +300,7 @@ var RuleSliderConfig = &Rule{
 			case !slices.Contains(known, n.Text):
 				p.At(n, "option %q uses slider configuration %q, which is none of %s; the chart's own bounds apply%s", o.Path, n.Text, strings.Join(known, ", "), didYouMean(n, known))
 			}
-			if !o.HasSlider {
+			if !o.HasSlider && o.Render != "slider" {
 				p.At(n, "option %q has useRegionSliderConfig but is not a slider (no render: slider, no sliderMin); slider configurations only bound sliders", o.Path)
 			}
 		}
@@ -247,22 +309,7 @@ var RuleSliderConfig = &Rule{
 
 // RuleExtBoolean reports readonly and hidden flags that are not booleans.
 var RuleExtBoolean = &Rule{
-	Name: "ext-boolean", Severity: Error,
-	Doc: "readonly and hidden inside the extension are booleans",
-	Run: func(p *Pass) {
-		for _, o := range p.Schema.Options {
-			if o.Ext == nil {
-				continue
-			}
-			for _, n := range []*doc.Node{o.Ext.Readonly, o.Ext.Hidden} {
-				switch {
-				case n == nil || n.Kind == doc.Bool:
-				case n.Key == "hidden" && n.Kind == doc.Object:
-					p.At(n, "hidden inside %s of option %q is a {path, value} condition, but there the platform reads only true or false; move the condition out of %s, next to \"type\"", p.ExtKey, o.Path, p.ExtKey)
-				default:
-					p.At(n, "%s of option %q is %s; write true or false", n.Key, o.Path, showNode(n))
-				}
-			}
-		}
-	},
+	Name: "ext-boolean", Severity: Error, Launchable: true,
+	Doc: "readonly and hidden inside the extension are booleans (the form will not open otherwise)",
+	Run: shapeRule(schema.ShapeExtBool),
 }

@@ -10,29 +10,30 @@ import (
 	"github.com/catalogist/catalogist/suggest"
 )
 
-// conditions returns the options with a {path, value} hidden condition.
+// conditions returns the options with a {path, value} hidden condition the
+// form can read (schema-shape reports the others).
 func conditions(s *schema.Schema) []*schema.Option {
 	var out []*schema.Option
 	for _, o := range s.Options {
-		if o.Hidden != nil && !o.Hidden.Always && o.Hidden.Node.Kind == doc.Object {
+		h := o.Hidden
+		if h != nil && !h.Always && h.Node.Kind == doc.Object && h.PathNode != nil && h.PathNode.Kind == doc.String && h.Value != nil {
 			out = append(out, o)
 		}
 	}
 	return out
 }
 
-// hiddenTarget returns the option a condition looks at, or nil.
+// hiddenTarget returns the option a condition looks at, or nil: the path
+// split on slashes as the platform splits it, an array's items standing for
+// any of its elements.
 func hiddenTarget(s *schema.Schema, o *schema.Option) *schema.Option {
-	if o.Hidden.Path == "" {
-		return nil
-	}
-	return s.Option(o.Hidden.TargetPath(o))
+	return s.Resolve(o.Hidden.Target(o))
 }
 
 // RuleHiddenPath reports conditions that point at nothing.
 var RuleHiddenPath = &Rule{
-	Name: "hidden-path", Severity: Error,
-	Doc: "hidden.path names an existing option (from the values root, or from the parent with isPathRelative)",
+	Name: "hidden-path", Severity: Warning, Launchable: true,
+	Doc: "hidden.path names an existing option (from the values root, or from the parent with isPathRelative); one that names nothing never hides anything",
 	Run: func(p *Pass) {
 		var paths []string
 		for _, o := range p.Schema.Options {
@@ -40,23 +41,27 @@ var RuleHiddenPath = &Rule{
 		}
 		for _, o := range conditions(p.Schema) {
 			h := o.Hidden
-			if h.PathNode == nil || h.PathNode.Kind != doc.String || h.Path == "" {
-				p.At(h.Node, "hidden condition of option %q needs a path, a slash-separated string such as \"git/enabled\"", o.Path)
-				continue
-			}
-			if h.Value == nil {
-				p.At(h.Node, "hidden condition of option %q has no value to compare with; it never hides anything", o.Path)
-			}
 			if hiddenTarget(p.Schema, o) != nil {
 				continue
 			}
 			target := h.TargetPath(o)
+			rel := func(segs []string) []string {
+				if o.Parent == nil {
+					return segs
+				}
+				return append(append([]string(nil), o.Parent.Key...), segs...)
+			}
+			trimmed := strings.Split(strings.Trim(h.Path, "/"), "/")
 			hint := ""
 			switch {
-			case !h.Relative && o.Parent != nil && p.Schema.Option(joinSlash(o.Parent.Path, strings.Trim(h.Path, "/"))) != nil:
+			case strings.HasPrefix(h.Path, "/") || strings.HasSuffix(h.Path, "/"):
+				hint = "; a leading or trailing slash makes an empty segment, which never matches: remove it"
+			case !h.Relative && o.Parent != nil && o.Parent.Parent != nil && p.Schema.Resolve(rel(trimmed)) != nil:
 				hint = "; it names a sibling: add \"isPathRelative\": true"
-			case h.Relative && p.Schema.Option(strings.Trim(h.Path, "/")) != nil:
+			case h.Relative && p.Schema.Resolve(trimmed) != nil:
 				hint = "; it names an option from the root: remove isPathRelative"
+			case slashKey(p.Schema, h, o) != "":
+				hint = fmt.Sprintf("; the platform splits hidden.path on every slash, so it cannot name %q, whose key holds a slash", slashKey(p.Schema, h, o))
 			case strings.Contains(h.Path, "."):
 				hint = "; paths are separated by slashes, not dots"
 			default:
@@ -65,7 +70,7 @@ var RuleHiddenPath = &Rule{
 				}
 			}
 			resolved := ""
-			if target != strings.Trim(h.Path, "/") {
+			if target != h.Path {
 				resolved = fmt.Sprintf(" (resolved to %q)", target)
 			}
 			p.At(h.PathNode, "hidden.path %q of option %q points at no option%s; the condition never hides anything%s", h.Path, o.Path, resolved, hint)
@@ -73,11 +78,20 @@ var RuleHiddenPath = &Rule{
 	},
 }
 
-func joinSlash(a, b string) string {
-	if a == "" {
-		return b
+// slashKey returns the path of an option whose key holds a slash and which
+// the condition's path spells, or "".
+func slashKey(s *schema.Schema, h *schema.Hidden, o *schema.Option) string {
+	want := h.TargetPath(o)
+	for _, x := range s.Options {
+		if x.Path == want {
+			for _, k := range x.Key {
+				if strings.Contains(k, "/") {
+					return x.Path
+				}
+			}
+		}
 	}
-	return a + "/" + b
+	return ""
 }
 
 // kindFor is the JSON kind values of an option type have.
@@ -99,13 +113,13 @@ func kindFor(t string) (doc.Kind, bool) {
 
 // RuleHiddenValue reports conditions comparing with a value of another type.
 var RuleHiddenValue = &Rule{
-	Name: "hidden-value", Severity: Error,
-	Doc: "hidden.value has the type of the option it looks at (a value of another type never matches)",
+	Name: "hidden-value", Severity: Warning, Launchable: true,
+	Doc: "hidden.value has the type of the option it looks at (a value of another type never matches, so the option is never hidden)",
 	Run: func(p *Pass) {
 		for _, o := range conditions(p.Schema) {
 			t := hiddenTarget(p.Schema, o)
 			v := o.Hidden.Value
-			if t == nil || v == nil {
+			if t == nil {
 				continue
 			}
 			want, ok := kindFor(t.Type)
@@ -125,44 +139,42 @@ func typeHint(v *doc.Node, t string) string {
 
 // RuleHiddenNever reports conditions that can never hold.
 var RuleHiddenNever = &Rule{
-	Name: "hidden-never", Severity: Warning,
-	Doc: "a hidden condition can hold: its value is among the target's allowed values (enum, const, slider unit)",
+	Name: "hidden-never", Severity: Warning, Launchable: true,
+	Doc: "a hidden condition can hold: its value is among the target's allowed values (choices, const, slider unit)",
 	Run: func(p *Pass) {
 		for _, o := range conditions(p.Schema) {
 			t := hiddenTarget(p.Schema, o)
 			v := o.Hidden.Value
-			if t == nil || v == nil {
+			if t == nil {
 				continue
 			}
 			if want, ok := kindFor(t.Type); ok && v.Kind != want {
 				continue // hidden-value reports it
 			}
-			val := v.Value()
-			if why := cannotHold(p.Context, t, val); why != "" {
+			if why := cannotHold(p, t, v.Value()); why != "" {
 				p.At(v, "hidden condition of option %q can never hold: %s", o.Path, why)
 			}
 		}
 	},
 }
 
-func cannotHold(bounds *schema.Context, t *schema.Option, val any) string {
+func cannotHold(p *Pass, t *schema.Option, val any) string {
 	if t.Const != nil && !schema.EqualJSON(t.Const.Value(), val) {
 		return fmt.Sprintf("%q is always %s", t.Path, showNode(t.Const))
 	}
-	dynamic := t.Ext != nil && t.Ext.OverwriteListEnumWith != nil
-	for _, list := range []*doc.Node{t.Enum, t.ListEnum} {
-		if list == nil || list.Kind != doc.Array || len(list.Items) == 0 || (list == t.ListEnum && dynamic) {
-			continue
-		}
-		found := false
-		for _, e := range list.Items {
-			found = found || schema.EqualJSON(e.Value(), val)
-		}
-		if !found {
-			return fmt.Sprintf("%s is not among the values %q allows (%s)", show(val), t.Path, list.Key)
+	// Choices filled from the context depend on the user: nothing to say.
+	if t.Ext == nil || t.Ext.OverwriteListEnumWith == nil {
+		if choices := p.Form.Choices(t); len(choices) > 0 {
+			found := false
+			for _, c := range choices {
+				found = found || schema.EqualJSON(c, val)
+			}
+			if !found {
+				return fmt.Sprintf("%s is not among the choices of %q", show(val), t.Path)
+			}
 		}
 	}
-	if b, _, ok := bounds.Bounds(t); ok && t.Type == "string" {
+	if b, _, ok := p.Context.Bounds(p.Platform, t); ok && t.Type == "string" && t.SliderNodes.Unit != nil {
 		x, err := slider.Parse(val, b.Unit)
 		switch {
 		case err != nil:
@@ -185,7 +197,7 @@ func show(v any) string {
 }
 
 func withArticle(word string) string {
-	if strings.IndexByte("aeiou", word[0]) >= 0 {
+	if word != "" && strings.IndexByte("aeiou", word[0]) >= 0 {
 		return "an " + word
 	}
 	return "a " + word

@@ -13,56 +13,21 @@ import (
 	"github.com/catalogist/catalogist/suggest"
 )
 
-// boundedFields returns the fields whose bounds come from a region or a
-// catalog slider configuration.
-func boundedFields(p *Pass) []*schema.Field {
-	var out []*schema.Field
-	for _, fd := range p.Form.Fields {
-		if fd.HasBounds && fd.BoundsFrom != schema.BoundsChart && !fd.Option.InItems {
-			out = append(out, fd)
-		}
-	}
-	return out
-}
-
-// at returns the node findings about an option's default point at.
-func defaultNode(o *schema.Option) *doc.Node {
-	if o.Default != nil {
-		return o.Default
-	}
-	return o.Node
-}
-
-// RuleRegionDefault reports effective defaults outside the effective bounds.
+// RuleRegionDefault reports defaults a region's or catalog's bounds make
+// unusable.
 var RuleRegionDefault = &Rule{
-	Name: "region-default", Severity: Error,
-	Doc: "with region or catalog sliders, each useRegionSliderConfig option's effective default (after injection) lies within the effective bounds and carries the unit",
+	Name: "region-default", Severity: Warning, Launchable: true,
+	Doc: "with region or catalog sliders, each useRegionSliderConfig option's default is valid under the bounds that replace the chart's, or the form silently uses the next source",
 	Run: func(p *Pass) {
-		for _, fd := range boundedFields(p) {
-			o, b := fd.Option, fd.Bounds
-			where := describeBounds(o, fd.BoundsFrom)
-			if !fd.Defined {
-				// Nothing was usable: the chart's own default, if any, was
-				// rejected and the slider starts empty.
-				if o.Default != nil {
-					p.At(o.Default, "default %s of %q is invalid under %s (%s) and nothing else supplies a value; the slider starts empty", showNode(o.Default), o.Path, where, fd.DefaultRejected)
-				}
-				continue
-			}
-			x, err := slider.Parse(fd.Value, b.Unit)
-			switch {
-			case err != nil:
-				p.At(defaultNode(o), "effective default of %q (from %s) %s, the unit of %s; the launch form starts invalid", o.Path, fd.Source, err, where)
-			case !b.Contains(x):
-				p.At(defaultNode(o), "effective default %s of %q (from %s) is outside %s, %s to %s; the launch form starts invalid", show(fd.Value), o.Path, fd.Source, where, b.Format(b.Min), b.Format(b.Max))
-			}
+		for _, fd := range sliderFields(p, false) {
+			unusedDefault(p, fd, " under "+describeBounds(fd))
 		}
 	},
 }
 
 // RuleRegionFallback reports region values the platform silently drops.
 var RuleRegionFallback = &Rule{
-	Name: "region-fallback", Severity: Warning,
+	Name: "region-fallback", Severity: Warning, Launchable: true,
 	Doc: "a value the region injects through overwriteDefaultWith is valid for the option (else the form silently falls back to the chart default)",
 	Run: func(p *Pass) {
 		if p.Region == nil {
@@ -88,6 +53,12 @@ var RuleRegionFile = &Rule{
 	Doc: "the region's resources lie within its own slider configurations, carry their units, and requests do not exceed limits",
 	Run: func(p *Pass) {
 		r := p.Region
+		if !p.Platform.RegionBoundsInContext {
+			if n := regionBoundsNode(r); n != nil {
+				p.Reportf(r.File, n.Pos, n.Pointer(), "the %s platform's regions have no resources or slider configurations, so these are not used (its API refuses to start with a region that sets services.defaultConfiguration); for region-bounded sliders, use --platform %s", p.Platform.Name, schema.Catalogist.Name)
+			}
+			return
+		}
 		names := make([]string, 0, len(r.Resources))
 		for n := range r.Resources {
 			names = append(names, n)
@@ -144,4 +115,22 @@ var RuleRegionFile = &Rule{
 			}
 		}
 	},
+}
+
+// regionBoundsNode returns the node of a region's resources or sliders,
+// the first written, or nil.
+func regionBoundsNode(r *region.Region) *doc.Node {
+	var first *doc.Node
+	consider := func(n *doc.Node) {
+		if n != nil && n.Parent != nil && (first == nil || n.Parent.Pos.Line < first.Pos.Line) {
+			first = n.Parent
+		}
+	}
+	for _, x := range r.Resources {
+		consider(x.Node)
+	}
+	for _, x := range r.Sliders {
+		consider(x.Node)
+	}
+	return first
 }

@@ -31,11 +31,11 @@ var RuleJSON = &Rule{
 
 // RuleJSONSchema reports a schema Helm cannot compile.
 var RuleJSONSchema = &Rule{
-	Name: "json-schema", Severity: Error,
+	Name: "json-schema", Severity: Error, Launchable: true,
 	Doc: "values.schema.json is a valid JSON Schema for the draft Helm picks ($schema absent or unversioned: 2020-12)",
 	Run: func(p *Pass) {
 		if h := p.Helm(); h.err != nil {
-			for _, e := range schemaErrorPositions(h.err, p.Schema.Root) {
+			for _, e := range schemaErrorPositions(h.err, p.Schema.Source) {
 				p.At(e.node, "%s", e.msg)
 			}
 		}
@@ -44,8 +44,8 @@ var RuleJSONSchema = &Rule{
 
 // RuleRootObject reports a schema whose root is not an object.
 var RuleRootObject = &Rule{
-	Name: "root-object", Severity: Error,
-	Doc: `the schema's root has "type": "object", as Helm values are a mapping`,
+	Name: "root-object", Severity: Error, Launchable: true,
+	Doc: `the schema's root has "type": "object" and properties: the form is a group of options`,
 	Run: func(p *Pass) {
 		root := p.Schema.Root
 		if root.Kind != doc.Object {
@@ -57,75 +57,75 @@ var RuleRootObject = &Rule{
 		case t == nil:
 			p.At(root, "the schema's root has no type; add \"type\": \"object\"")
 		case t.Kind != doc.String || t.Text != "object":
-			p.At(t, "the schema's root type must be \"object\"")
+			p.At(t, "the schema's root type must be \"object\", as Helm values are a mapping and the form a group of options")
+		case root.Get("properties") == nil:
+			p.At(root, "the schema's root has no properties, so the form will not open; list the options under \"properties\"")
 		}
 	},
+}
+
+// shapeRule reports the shape problems of one kind: nodes the platform's
+// form refuses, so that it does not open.
+func shapeRule(kinds ...schema.ShapeKind) func(*Pass) {
+	return func(p *Pass) {
+		for _, sh := range p.shapes() {
+			if !slices.Contains(kinds, sh.Kind) {
+				continue
+			}
+			if sh.AtKey {
+				p.AtKey(sh.Node, "%s", sh.Msg)
+			} else {
+				p.At(sh.Node, "%s", sh.Msg)
+			}
+		}
+	}
+}
+
+// shapes returns the schema's shape problems, computed once per chart.
+func (p *Pass) shapes() []schema.Shape {
+	p.state.shapesOnce.Do(func() { p.state.shapes = p.Schema.Shapes() })
+	return p.state.shapes
 }
 
 // RuleOptionType reports options the platform's form refuses to show.
 var RuleOptionType = &Rule{
-	Name: "option-type", Severity: Error,
-	Doc: "every option has a type (or a const) among object, array, string, number, integer, boolean; no type lists, no null",
-	Run: func(p *Pass) {
-		for _, o := range p.Schema.Options {
-			n := o.Node
-			if n.Kind != doc.Object {
-				p.AtKey(n, "option %q is %s, not a schema object; the platform refuses to open the form", o.Path, n.Kind.WithArticle())
-				continue
-			}
-			t := n.Get("type")
-			switch {
-			case t == nil && o.Const == nil:
-				p.AtKey(n, "option %q has neither type nor const; the platform refuses to open the form", o.Path)
-			case t == nil:
-			case t.Kind == doc.Array:
-				p.At(t, "option %q has a list of types; the platform accepts exactly one type", o.Path)
-			case t.Kind != doc.String || !slices.Contains(schema.Types, t.Text):
-				p.At(t, "option %q has type %s; the platform accepts only %s", o.Path, showNode(t), strings.Join(schema.Types, ", "))
-			}
-		}
-	},
+	Name: "option-type", Severity: Error, Launchable: true,
+	Doc: "every option has a type (or a const) among object, array, string, number, integer, boolean; no type lists, no null (the form will not open otherwise)",
+	Run: shapeRule(schema.ShapeType, schema.ShapeRef),
 }
 
 // RuleOptionText reports titles and descriptions that are not strings.
 var RuleOptionText = &Rule{
-	Name: "option-text", Severity: Error,
-	Doc: "title and description are strings (the platform refuses to open the form otherwise)",
-	Run: func(p *Pass) {
-		for _, o := range p.Schema.Options {
-			for _, key := range []string{"title", "description"} {
-				if v := o.Node.Get(key); v != nil && v.Kind != doc.String {
-					p.At(v, "%s of option %q is %s; write a string", key, o.Path, v.Kind.WithArticle())
-				}
-			}
-		}
-	},
+	Name: "option-text", Severity: Error, Launchable: true,
+	Doc: "title and description are strings (the form will not open otherwise)",
+	Run: shapeRule(schema.ShapeText),
 }
 
 // RuleRender reports unknown widgets.
 var RuleRender = &Rule{
-	Name: "render", Severity: Error,
-	Doc: "render is one of slider, textArea, password, list (the platform refuses to open the form otherwise)",
-	Run: func(p *Pass) {
-		for _, o := range p.Schema.Options {
-			r := o.SliderNodes.Render
-			if r != nil && (r.Kind != doc.String || !slices.Contains(schema.Renders, r.Text)) {
-				p.At(r, "render %s of option %q is not one of %s%s", showNode(r), o.Path, strings.Join(schema.Renders, ", "), didYouMean(r, schema.Renders))
-			}
-		}
-	},
+	Name: "render", Severity: Error, Launchable: true,
+	Doc: "render is one of slider, textArea, password, list (the form will not open otherwise)",
+	Run: shapeRule(schema.ShapeRender),
+}
+
+// RuleSchemaShape reports the other keys the form reads with a shape it
+// refuses.
+var RuleSchemaShape = &Rule{
+	Name: "schema-shape", Severity: Error, Launchable: true,
+	Doc: "hidden, items, minItems, maxItems, minimum, pattern, enum, listEnum, required, properties and the range keys have the shape the form reads (it will not open otherwise)",
+	Run: shapeRule(schema.ShapeOther),
 }
 
 // RuleDefaultValid reports defaults their own subschema rejects.
 var RuleDefaultValid = &Rule{
-	Name: "default-valid", Severity: Error,
-	Doc: "each default is valid against its own subschema (an invalid default is silently skipped by the platform)",
+	Name: "default-valid", Severity: Warning, Launchable: true,
+	Doc: "each default is valid against its own subschema as Helm judges it",
 	Run: func(p *Pass) {
 		h := p.Helm()
 		if h.err != nil {
 			return
 		}
-		for _, o := range p.Schema.Options {
+		for _, o := range p.sourceOptions() {
 			if o.Default == nil {
 				continue
 			}
@@ -136,16 +136,28 @@ var RuleDefaultValid = &Rule{
 			if err := sub.Validate(o.Default.Value()); err != nil {
 				for _, v := range schema.Violations(err) {
 					n, _ := o.Default.LookupTokens(v.Instance)
-					p.At(n, "default of option %q is invalid: %s", o.Path, v.Message)
+					p.At(n, "default of option %q is invalid: %s (Helm would refuse it if it reached the values)", o.Path, v.Message)
 				}
 			}
 		}
 	},
 }
 
+// sourceOptions are the options as the chart writes them, which Helm
+// compiles: without the registry's substitutions.
+func (p *Pass) sourceOptions() []*schema.Option {
+	if p.Schema.Root == p.Schema.Source {
+		return p.Schema.Options
+	}
+	p.state.sourceOnce.Do(func() {
+		p.state.source = schema.Build(p.Schema.Source, p.Schema.File, schema.Env{ExtKey: p.ExtKey, Platform: p.Platform}).Options
+	})
+	return p.state.source
+}
+
 // RuleValuesValid reports values files Helm would refuse at install time.
 var RuleValuesValid = &Rule{
-	Name: "values-valid", Severity: Error,
+	Name: "values-valid", Severity: Error, Launchable: true,
 	Doc: "values.yaml and every ci/*-values.yaml pass the schema as helm install judges them",
 	Run: func(p *Pass) {
 		h := p.Helm()
@@ -272,7 +284,7 @@ func escapeAll(toks []string) []string {
 
 // RuleDuplicateKey reports keys written twice in one object.
 var RuleDuplicateKey = &Rule{
-	Name: "duplicate-key", Severity: Warning,
+	Name: "duplicate-key", Severity: Warning, Launchable: true,
 	Doc: "no key appears twice in one object (JSON parsers silently keep the last one)",
 	Run: func(p *Pass) {
 		var walk func(n *doc.Node)
@@ -295,7 +307,7 @@ var RuleDuplicateKey = &Rule{
 				}
 			}
 		}
-		walk(p.Schema.Root)
+		walk(p.Schema.Source)
 	},
 }
 

@@ -2,52 +2,78 @@ package lint
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/slider"
 )
 
-// sliders returns the options that are sliders.
-func sliders(s *schema.Schema) []*schema.Option {
-	var out []*schema.Option
-	for _, o := range s.Options {
-		if o.HasSlider && o.Node.Kind == doc.Object {
-			out = append(out, o)
+// failures reports the form's failures of some kinds: those that stop the
+// form from opening, or, with revealed, those that crash it once a hidden
+// option is shown.
+func failures(p *Pass, revealed bool, kinds ...schema.FailureKind) {
+	for _, f := range p.Form.Failures {
+		if f.Revealed != revealed {
+			continue
+		}
+		for _, k := range kinds {
+			if f.Kind == k {
+				p.At(f.Node, "%s", f.Msg)
+			}
 		}
 	}
-	return out
 }
 
-// sliderComplete reports whether a slider's four fields are present and of
-// the right types, so that value checks are meaningful.
-func sliderComplete(o *schema.Option) bool {
-	n := o.SliderNodes
-	return n.Min != nil && n.Min.Kind == doc.Number && n.Max != nil && n.Max.Kind == doc.Number &&
-		n.Step != nil && n.Step.Kind == doc.Number && n.Unit != nil && n.Unit.Kind == doc.String
+// isSliderish reports whether an option is meant as a slider: it has
+// sliderMin or render slider.
+func isSliderish(o *schema.Option) bool {
+	return o.Node.Kind == doc.Object && (o.HasSlider || o.Render == "slider")
 }
 
-// RuleSliderFields reports sliders missing one of their four fields.
+// RuleSliderFields reports sliders the form's slider cannot show.
 var RuleSliderFields = &Rule{
-	Name: "slider-fields", Severity: Error,
-	Doc: "a slider (render: slider, or sliderMin present) has sliderMin, sliderMax, sliderStep (numbers) and sliderUnit (a string, may be empty)",
+	Name: "slider-fields", Severity: Error, Launchable: true,
+	Doc: "a slider (sliderMin present) has sliderMax, number bounds and step, a string unit, type string or number (a number slider has no sliderUnit); the catalogist platform also requires sliderStep, and sliderUnit on string sliders",
 	Run: func(p *Pass) {
-		for _, o := range sliders(p.Schema) {
+		shapeRule(schema.ShapeSlider)(p)
+		failures(p, false, schema.FailSlider)
+		if !p.Platform.StepAndUnitRequired {
+			return
+		}
+		for _, o := range p.Schema.Options {
+			if !isSliderish(o) || o.Const != nil {
+				continue
+			}
+			if name := o.SliderConfigName(); name != "" && p.Context.Sliders[name] != nil {
+				continue // the region's or catalog's configuration supplies all four
+			}
 			n := o.SliderNodes
-			for _, f := range []struct {
-				name string
-				node *doc.Node
-				kind doc.Kind
-			}{{"sliderMin", n.Min, doc.Number}, {"sliderMax", n.Max, doc.Number}, {"sliderStep", n.Step, doc.Number}, {"sliderUnit", n.Unit, doc.String}} {
-				switch {
-				case f.node == nil && f.name == "sliderUnit":
-					p.AtKey(o.Node, "slider %q has no sliderUnit; write \"sliderUnit\": \"\" when the value has no unit", o.Path)
-				case f.node == nil:
-					p.AtKey(o.Node, "slider %q has no %s", o.Path, f.name)
-				case f.node.Kind != f.kind:
-					p.At(f.node, "%s of slider %q is %s; write a %s", f.name, o.Path, f.node.Kind.WithArticle(), f.kind)
-				}
+			switch {
+			case n.Min == nil:
+				p.AtKey(o.Node, "slider %q has render slider but no sliderMin: the form shows a plain text field; the %s platform requires sliderMin, sliderMax, sliderStep and sliderUnit", o.Path, p.Platform.Name)
+				continue
+			case n.Step == nil:
+				p.AtKey(o.Node, "slider %q has no sliderStep, which the %s platform requires; add one such as \"sliderStep\": 1", o.Path, p.Platform.Name)
+			}
+			if n.Unit == nil && o.Type == "string" {
+				p.AtKey(o.Node, "string slider %q has no sliderUnit, which the %s platform requires; write \"sliderUnit\": \"\" when its values have no unit", o.Path, p.Platform.Name)
+			}
+		}
+	},
+}
+
+// RuleSliderText reports render slider without sliderMin, which the
+// reference platform shows as a text field.
+var RuleSliderText = &Rule{
+	Name: "slider-text", Severity: Warning, Launchable: true,
+	Doc: "render slider comes with sliderMin (without it the onyxia form shows a plain text field)",
+	Run: func(p *Pass) {
+		if p.Platform.StepAndUnitRequired {
+			return // slider-fields reports it as a missing field
+		}
+		for _, o := range p.Schema.Options {
+			if isSliderish(o) && !o.HasSlider && o.Const == nil {
+				p.At(o.SliderNodes.Render, "option %q has render slider but no sliderMin, so the form shows a plain text field; add sliderMin and sliderMax, or remove render", o.Path)
 			}
 		}
 	},
@@ -55,140 +81,115 @@ var RuleSliderFields = &Rule{
 
 // RuleSliderRange reports bounds that make no slider.
 var RuleSliderRange = &Rule{
-	Name: "slider-range", Severity: Error,
-	Doc: "sliderMin < sliderMax and sliderStep > 0",
+	Name: "slider-range", Severity: Warning, Launchable: true,
+	Doc: "sliderMin < sliderMax and sliderStep > 0, or the slider cannot move",
 	Run: func(p *Pass) {
-		for _, o := range sliders(p.Schema) {
-			if !sliderComplete(o) {
+		for _, o := range p.Schema.Options {
+			if !o.HasSlider || o.Node.Kind != doc.Object {
 				continue
 			}
-			if o.Slider.Min >= o.Slider.Max {
-				p.At(o.SliderNodes.Min, "sliderMin %s of slider %q is not below sliderMax %s", slider.Num(o.Slider.Min), o.Path, slider.Num(o.Slider.Max))
+			n := o.SliderNodes
+			minV, okMin := n.Min.Float()
+			maxV, okMax := n.Max.Float()
+			if okMin && okMax && minV >= maxV {
+				p.At(n.Min, "sliderMin %s of slider %q is not below sliderMax %s, so the slider cannot move", slider.Num(minV), o.Path, slider.Num(maxV))
 			}
-			if o.Slider.Step <= 0 {
-				p.At(o.SliderNodes.Step, "sliderStep of slider %q is %s; it must be greater than 0", o.Path, slider.Num(o.Slider.Step))
+			if step, ok := n.Step.Float(); ok && step <= 0 {
+				p.At(n.Step, "sliderStep of slider %q is %s; it must be greater than 0 for the slider to move", o.Path, slider.Num(step))
 			}
 		}
 	},
 }
 
-// sliderDefault parses a slider's default with its own bounds; ok is false
-// when there is nothing to check.
-func sliderDefault(o *schema.Option) (x float64, err error, ok bool) {
-	// A slider whose own range is broken is reported by slider-range alone.
-	if !sliderComplete(o) || o.Default == nil || o.Slider.Min >= o.Slider.Max || o.Slider.Step <= 0 {
-		return 0, nil, false
+// sliderFields returns the fields of sliders whose bounds come from where
+// wanted says: the chart (chart true) or a region or catalog configuration.
+func sliderFields(p *Pass, chart bool) []*schema.Field {
+	var out []*schema.Field
+	for _, fd := range p.Form.Fields {
+		if !fd.HasBounds || fd.Option.InItems || fd.Option.Const != nil {
+			continue
+		}
+		if (fd.BoundsFrom == schema.BoundsChart) == chart {
+			out = append(out, fd)
+		}
 	}
-	x, err = slider.Parse(o.Default.Value(), o.Slider.Unit)
-	return x, err, true
+	return out
 }
 
-// RuleSliderDefault reports slider defaults the platform cannot show.
+// unusedDefault reports a slider default the form does not use.
+func unusedDefault(p *Pass, fd *schema.Field, where string) {
+	o := fd.Option
+	if o.Default == nil || fd.DefaultRejected == "" || fd.Source == schema.FromContext {
+		return
+	}
+	then := "no other source gives a valid value, so the form will not open (see form-opens)"
+	if fd.Defined {
+		then = fmt.Sprintf("the form uses %s from %s instead", show(fd.Value), fd.Source)
+	}
+	p.At(o.Default, "default %s of slider %q is not used: %s%s; %s", showNode(o.Default), o.Path, fd.DefaultRejected, where, then)
+}
+
+// RuleSliderDefault reports slider defaults the form cannot use.
 var RuleSliderDefault = &Rule{
-	Name: "slider-default", Severity: Error,
-	Doc: "a slider's default is a string ending in its unit (empty unit: a number or numeric string) within [sliderMin, sliderMax]",
+	Name: "slider-default", Severity: Warning, Launchable: true,
+	Doc: "a slider's default is a valid slider value (its unit, within its own bounds), or the form silently uses the next source",
 	Run: func(p *Pass) {
-		for _, o := range sliders(p.Schema) {
-			x, err, ok := sliderDefault(o)
-			if !ok {
-				continue
-			}
-			c := o.Slider
-			if err != nil {
-				p.At(o.Default, "default of slider %q %s", o.Path, err)
-				continue
-			}
-			if !c.Contains(x) {
-				p.At(o.Default, "default %s of slider %q is outside its range %s to %s", showNode(o.Default), o.Path, c.Format(c.Min), c.Format(c.Max))
-			}
+		for _, fd := range sliderFields(p, true) {
+			unusedDefault(p, fd, "")
 		}
 	},
 }
 
-// RuleSliderGrid reports slider defaults between two steps.
+// RuleSliderGrid reports slider values between two steps.
 var RuleSliderGrid = &Rule{
-	Name: "slider-grid", Severity: Warning,
-	Doc: "a slider's default lies on its step grid (sliderMin plus a whole number of steps)",
+	Name: "slider-grid", Severity: Warning, Launchable: true,
+	Doc: "a slider's effective default lies on its step grid (sliderMin plus a whole number of steps)",
 	Run: func(p *Pass) {
-		for _, o := range sliders(p.Schema) {
-			x, err, ok := sliderDefault(o)
-			c := o.Slider
-			if !ok || err != nil || !c.Contains(x) || c.Step <= 0 || c.OnGrid(x) {
+		for _, fd := range p.Form.Fields {
+			o := fd.Option
+			if !fd.HasBounds || !fd.Defined || o.InItems || o.Const != nil || fd.Widget != schema.WidgetSlider && fd.Widget != schema.WidgetRange {
 				continue
 			}
-			p.At(o.Default, "default %s of slider %q is between two steps of %s from %s; the slider cannot show it", showNode(o.Default), o.Path, slider.Num(c.Step), c.Format(c.Min))
+			b := fd.Bounds
+			x, err := slider.Parse(fd.Value, b.Unit)
+			if err != nil || b.Step <= 0 || !b.Contains(x) || b.OnGrid(x) {
+				continue
+			}
+			at, from := o.Node, ""
+			switch {
+			case fd.Source == schema.FromDefault:
+				at = o.Default
+			case fd.Source == schema.FromContext:
+				at, from = o.Ext.OverwriteDefaultWith, " (from the context)"
+			}
+			p.At(at, "the default %s%s of slider %q is off its step grid (%s plus whole steps of %s): the form shows it as it is, but moving the slider only reaches grid values, so the user cannot come back to it", show(fd.Value), from, o.Path, b.Format(b.Min), b.Format(b.Step))
 		}
 	},
 }
 
 // RuleSliderExtremity reports unknown extremities.
 var RuleSliderExtremity = &Rule{
-	Name: "slider-extremity", Severity: Error,
-	Doc: "sliderExtremity is down or up (the platform refuses to open the form otherwise)",
-	Run: func(p *Pass) {
-		for _, o := range p.Schema.Options {
-			n := o.ExtremityNode
-			if n != nil && (n.Kind != doc.String || !slices.Contains(schema.Extremities, n.Text)) {
-				p.At(n, "sliderExtremity %s of option %q is neither \"down\" nor \"up\"%s", showNode(n), o.Path, didYouMean(n, schema.Extremities))
-			}
-		}
-	},
+	Name: "slider-extremity", Severity: Error, Launchable: true,
+	Doc: "sliderExtremity is down or up (the form will not open otherwise)",
+	Run: shapeRule(schema.ShapeExtremity),
 }
 
-// RuleSliderPair reports range sliders whose ends do not match.
+// RuleSliderPair reports range sliders whose ends do not pair.
 var RuleSliderPair = &Rule{
-	Name: "slider-pair", Severity: Error,
-	Doc: "every down end pairs with an up end of the same sliderRangeId, with equal unit and step, and down default <= up default",
+	Name: "slider-pair", Severity: Error, Launchable: true,
+	Doc: "each shown down end pairs with the next shown up end of its sliderRangeId, with the same unit and step (one end may carry them), its value not above the up end's",
 	Run: func(p *Pass) {
-		for _, down := range p.Schema.Options {
-			if down.Extremity != "down" {
-				continue
-			}
-			if n := down.RangeIDNode; n != nil && n.Kind != doc.String {
-				p.At(n, "sliderRangeId of %q is %s; write a string such as \"cpu\"", down.Path, showNode(n))
-				continue
-			}
-			if down.RangeID == "" {
-				p.At(down.ExtremityNode, "range slider end %q has sliderExtremity down but no sliderRangeId to pair it with an up end", down.Path)
-				continue
-			}
-			var up *schema.Option
-			for _, o := range p.Schema.Options {
-				if o.Extremity == "up" && o.RangeID == down.RangeID {
-					up = o
-					break
-				}
-			}
-			if up == nil {
-				p.At(down.RangeIDNode, "range slider end %q (down) has no up end with sliderRangeId %q anywhere in the schema", down.Path, down.RangeID)
-				continue
-			}
-			if !sliderComplete(down) || !sliderComplete(up) {
-				continue
-			}
-			if down.Slider.Unit != up.Slider.Unit {
-				p.At(down.SliderNodes.Unit, "range %q: down end %q has unit %q but up end %q has unit %q", down.RangeID, down.Path, down.Slider.Unit, up.Path, up.Slider.Unit)
-			}
-			if down.Slider.Step != up.Slider.Step {
-				p.At(down.SliderNodes.Step, "range %q: down end %q has step %s but up end %q has step %s", down.RangeID, down.Path, slider.Num(down.Slider.Step), up.Path, slider.Num(up.Slider.Step))
-			}
-			dx, derr, dok := sliderDefault(down)
-			ux, uerr, uok := sliderDefault(up)
-			if dok && uok && derr == nil && uerr == nil && down.Slider.Unit == up.Slider.Unit && dx > ux {
-				p.At(down.Default, "range %q: down default %s of %q is above up default %s of %q (requests above limits)", down.RangeID, showNode(down.Default), down.Path, showNode(up.Default), up.Path)
-			}
-		}
+		failures(p, false, schema.FailRange)
 	},
 }
 
 // describeBounds says where a slider's effective bounds come from.
-func describeBounds(o *schema.Option, origin string) string {
-	name := o.SliderConfigName()
-	switch origin {
+func describeBounds(fd *schema.Field) string {
+	switch fd.BoundsFrom {
 	case schema.BoundsRegion:
-		return fmt.Sprintf("the region's %s slider", name)
+		return fmt.Sprintf("the region's %s slider", fd.BoundsConfig)
 	case schema.BoundsCatalog:
-		return fmt.Sprintf("the catalog's %s slider", name)
+		return fmt.Sprintf("the catalog's %s slider", fd.BoundsConfig)
 	}
 	return "the chart's slider"
 }

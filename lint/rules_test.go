@@ -1,3 +1,16 @@
+// The rule fixtures: each rule has testdata/rules/<rule>/bad and
+// testdata/rules/<rule>/good, catalog directories (charts under charts/); a
+// region.yaml at a fixture's root is used as the region. good must produce
+// no finding of any rule. bad/want.txt states every finding of the rule in
+// bad, one a line, as analysistest's "// want" comments do:
+//
+//	FILE:LINE:COL: REGEXP
+//
+// FILE is relative to the fixture, with slashes; REGEXP (Go syntax, up to
+// the end of the line) must match the finding's message. Each finding needs
+// its own want line at its position, so two findings at one position need
+// two lines. Blank lines and lines starting with # are ignored.
+
 package lint_test
 
 import (
@@ -5,7 +18,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,11 +28,6 @@ import (
 	"github.com/catalogist/catalogist/region"
 )
 
-// Each rule has testdata/rules/<rule>/bad and testdata/rules/<rule>/good:
-// catalog directories (charts under charts/). A region.yaml at the fixture's
-// root is used as the region. bad/want.txt lists, one per line, every
-// finding of the rule as "file:line:col" relative to the fixture; good must
-// produce no finding of any rule.
 const rulesDir = "../testdata/rules"
 
 func lintFixture(t *testing.T, dir string) *lint.Result {
@@ -47,22 +56,95 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-func readWant(t *testing.T, path string) []string {
+// A want is one line of a want.txt.
+type want struct {
+	line int    // line number in want.txt
+	pos  string // FILE:LINE:COL
+	re   *regexp.Regexp
+}
+
+var wantLine = regexp.MustCompile(`^(.+?:[0-9]+:[0-9]+):(.*)$`)
+
+// readWant parses a want.txt; a line it cannot use is an error naming it.
+func readWant(t *testing.T, path string) []want {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatalf("every bad fixture needs a want.txt: %v", err)
 	}
 	defer f.Close()
-	var out []string
+	var out []want
+	bad := false
 	sc := bufio.NewScanner(f)
-	for sc.Scan() {
+	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
-		if line != "" && !strings.HasPrefix(line, "#") {
-			out = append(out, line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
 		}
+		m := wantLine.FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf("%s:%d: want FILE:LINE:COL: REGEXP, got %q", path, n, line)
+			bad = true
+			continue
+		}
+		pat := strings.TrimSpace(m[2])
+		if pat == "" {
+			t.Errorf("%s:%d: %s has no pattern for the message", path, n, m[1])
+			bad = true
+			continue
+		}
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			t.Errorf("%s:%d: %v", path, n, err)
+			bad = true
+			continue
+		}
+		out = append(out, want{line: n, pos: m[1], re: re})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	if bad {
+		t.FailNow()
 	}
 	return out
+}
+
+// match pairs findings with want lines at the same position so that each
+// want line matches its finding's message, pairing as many as it can (one
+// pattern may match several messages, so a first-fit pairing could miss a
+// complete one). It returns the findings and want lines left unpaired.
+func match(got []lint.Finding, pos []string, wants []want) (extra []int, missing []int) {
+	gotOf := make([]int, len(wants)) // want -> finding index, or -1
+	for j := range gotOf {
+		gotOf[j] = -1
+	}
+	// Augmenting paths (Kuhn's algorithm): small inputs, so simple.
+	var try func(i int, seen []bool) bool
+	try = func(i int, seen []bool) bool {
+		for j, w := range wants {
+			if seen[j] || w.pos != pos[i] || !w.re.MatchString(got[i].Message) {
+				continue
+			}
+			seen[j] = true
+			if gotOf[j] < 0 || try(gotOf[j], seen) {
+				gotOf[j] = i
+				return true
+			}
+		}
+		return false
+	}
+	for i := range got {
+		if !try(i, make([]bool, len(wants))) {
+			extra = append(extra, i)
+		}
+	}
+	for j := range wants {
+		if gotOf[j] < 0 {
+			missing = append(missing, j)
+		}
+	}
+	return extra, missing
 }
 
 func TestRuleFixtures(t *testing.T) {
@@ -75,7 +157,13 @@ func TestRuleFixtures(t *testing.T) {
 					t.Fatalf("rule %s has no fixture %s", r.Name, d)
 				}
 			}
-			var got []string
+			wantFile := filepath.Join(bad, "want.txt")
+			wants := readWant(t, wantFile)
+			if len(wants) == 0 {
+				t.Fatalf("%s lists no finding", wantFile)
+			}
+			var got []lint.Finding
+			var pos []string
 			res := lintFixture(t, bad)
 			for _, f := range res.Findings {
 				if f.Rule != r.Name {
@@ -85,19 +173,29 @@ func TestRuleFixtures(t *testing.T) {
 				if err != nil {
 					rel = f.File
 				}
-				got = append(got, fmt.Sprintf("%s:%d:%d", filepath.ToSlash(rel), f.Line, f.Column))
+				got = append(got, f)
+				pos = append(pos, filepath.ToSlash(rel)+":"+strconv.Itoa(f.Line)+":"+strconv.Itoa(f.Column))
 				if f.Severity != r.Severity {
-					t.Errorf("finding has severity %s, rule says %s", f.Severity, r.Severity)
+					t.Errorf("%s: finding has severity %s, rule says %s", pos[len(pos)-1], f.Severity, r.Severity)
 				}
 			}
-			want := readWant(t, filepath.Join(bad, "want.txt"))
-			slices.Sort(got)
-			slices.Sort(want)
-			if len(want) == 0 {
-				t.Fatalf("want.txt of %s lists no finding", bad)
-			}
-			if !slices.Equal(got, want) {
-				t.Errorf("findings of %s in %s:\n got  %v\n want %v\nall findings:\n%s", r.Name, bad, got, want, dump(res))
+			extra, missing := match(got, pos, wants)
+			if len(extra) > 0 || len(missing) > 0 {
+				var b strings.Builder
+				fmt.Fprintf(&b, "findings of %s in %s do not match %s\n", r.Name, bad, wantFile)
+				if len(extra) > 0 {
+					b.WriteString("findings no want line matches:\n")
+					for _, i := range extra {
+						fmt.Fprintf(&b, "  %s: %s\n", pos[i], got[i].Message)
+					}
+				}
+				if len(missing) > 0 {
+					b.WriteString("want lines no finding matches:\n")
+					for _, j := range missing {
+						fmt.Fprintf(&b, "  want.txt:%d: %s: %s\n", wants[j].line, wants[j].pos, wants[j].re)
+					}
+				}
+				t.Error(strings.TrimSuffix(b.String(), "\n"))
 			}
 			if res := lintFixture(t, good); len(res.Findings) > 0 {
 				t.Errorf("good fixture %s has findings:\n%s", good, dump(res))

@@ -3,6 +3,8 @@ package schema
 import (
 	"bytes"
 	"cmp"
+	"strings"
+	"sync"
 
 	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/region"
@@ -14,13 +16,74 @@ func ExtensionKeyFor(override string, cat *catalog.Catalog) string {
 	return cmp.Or(override, cat.ExtensionKey(), DefaultExtensionKey)
 }
 
-// CatalogContext is the context a catalog's charts are computed in: the
-// profile, the region and the catalog's own slider bounds.
-func CatalogContext(profile map[string]any, reg *region.Region, cat *catalog.Catalog) *Context {
-	if cat.Config == nil {
-		return NewContext(profile, reg, nil, "")
+// Overrides are what a user sets on the command line for every catalog;
+// empty fields leave each catalog's catalog.yaml in force.
+type Overrides struct {
+	ExtensionKey string
+	Platform     string
+	// Registry replaces the catalogs' schemaRegistry directories when set.
+	Registry *Registry
+}
+
+// Registries loads each distinct list of registry directories once.
+type Registries struct {
+	mu     sync.Mutex
+	loaded map[string]*Registry
+}
+
+// Load returns the registry of the directories.
+func (rs *Registries) Load(dirs []string) (*Registry, error) {
+	if len(dirs) == 0 {
+		return nil, nil
 	}
-	return NewContext(profile, reg, cat.Config.Sliders, cat.Config.File)
+	key := strings.Join(dirs, "\x00")
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r := rs.loaded[key]; r != nil {
+		return r, nil
+	}
+	r, err := LoadRegistry(dirs...)
+	if err != nil {
+		return nil, err
+	}
+	if rs.loaded == nil {
+		rs.loaded = map[string]*Registry{}
+	}
+	rs.loaded[key] = r
+	return r, nil
+}
+
+// EnvFor is the environment a catalog's charts are read in: the overrides,
+// else the catalog's catalog.yaml, else the defaults (the platform follows
+// the extension key).
+func EnvFor(o Overrides, cat *catalog.Catalog, rs *Registries) (Env, error) {
+	env := Env{ExtKey: ExtensionKeyFor(o.ExtensionKey, cat), Registry: o.Registry}
+	name := o.Platform
+	if cfg := cat.Config; cfg != nil {
+		name = cmp.Or(name, cfg.Platform)
+		if env.Registry == nil && len(cfg.SchemaRegistry) > 0 {
+			reg, err := rs.Load(cfg.SchemaRegistry)
+			if err != nil {
+				return env, err
+			}
+			env.Registry = reg
+		}
+	}
+	p, err := PlatformFor(name, env.ExtKey)
+	if err != nil {
+		return env, err
+	}
+	env.Platform = p
+	return env, nil
+}
+
+// CatalogContext is the context a catalog's charts are computed in: the
+// launch context document, the region and the catalog's own slider bounds.
+func CatalogContext(data map[string]any, reg *region.Region, cat *catalog.Catalog) *Context {
+	if cat.Config == nil {
+		return NewContext(data, reg, nil, "")
+	}
+	return NewContext(data, reg, cat.Config.Sliders, cat.Config.File)
 }
 
 // DetectExtensionKey is the extension key a schema uses, for a chart whose

@@ -34,44 +34,55 @@ func (p Problem) String() string {
 }
 
 // Check checks the values a launch would send, the way the platform checks
-// a form: each option's value against its type, pattern, enum and effective
-// slider bounds (region, then catalog, then chart), and each range slider's
-// down end against its up end. Hidden options are checked too: they are
-// sent. Values are plain YAML or JSON values.
+// a form: each option's value against its type, pattern, options and
+// effective slider bounds (region, then catalog, then chart, on a platform
+// with region-bounded sliders), and each range slider's down end against
+// the up end it pairs with. Hidden options are checked too: they are sent.
+// Options are found by their key segments, so a key holding a slash
+// (nvidia.com/gpu) is checked like any other. Values are plain YAML or JSON
+// values.
 func Check(s *Schema, ctx *Context, values map[string]any) []Problem {
 	if ctx == nil {
 		ctx = NewContext(nil, nil, nil, "")
 	}
-	vals := normalNumbers(values)
-	c := &computer{ctx: ctx}
+	vals := jsValue(values)
+	c := &computer{s: s, ctx: ctx, root: &scope{ctx.dataFor(s.Platform)}, form: &Form{byKey: map[string]*Field{}}, enums: map[*Option][]any{}}
 	var out []Problem
-	ends := map[string][2]*Option{}
+	var downs, ups []*Option
 	for _, o := range s.Options {
-		if o.InItems || len(o.Children) > 0 {
+		if o.InItems || o.Group() {
 			continue
 		}
-		v, ok := ValueAt(vals, o.Path)
+		v, ok := ValueAt(vals, o.Key)
 		if !ok {
 			continue
 		}
-		if _, good, why := c.validate(o, v); !good {
-			out = append(out, Problem{Path: dotted(o.Path), Value: v, Reason: why, Allowed: allowed(c, o)})
+		var r verdict
+		if !c.try(func() { r = c.validate(o, c.root, v) }) {
 			continue
 		}
-		if o.RangeID != "" {
-			e := ends[o.RangeID]
-			switch {
-			case o.Extremity == "down" && e[0] == nil:
-				e[0] = o
-			case o.Extremity == "up" && e[1] == nil:
-				e[1] = o
-			}
-			ends[o.RangeID] = e
+		if !r.valid && !r.hasApprox {
+			out = append(out, Problem{Path: dotted(o.Key), Value: v, Reason: r.why, Allowed: allowed(c, o)})
+			continue
+		}
+		switch {
+		case o.RangeID != "" && o.Extremity == "down":
+			downs = append(downs, o)
+		case o.RangeID != "" && o.Extremity == "up":
+			ups = append(ups, o)
 		}
 	}
-	for id, e := range ends {
-		if p, ok := rangeProblem(ctx, vals, id, e[0], e[1]); ok {
-			out = append(out, p)
+	used := map[*Option]bool{}
+	for _, d := range downs {
+		for _, u := range ups {
+			if used[u] || u.RangeID != d.RangeID {
+				continue
+			}
+			used[u] = true
+			if p, ok := rangeProblem(c, vals, d, u); ok {
+				out = append(out, p)
+			}
+			break
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -80,23 +91,23 @@ func Check(s *Schema, ctx *Context, values map[string]any) []Problem {
 
 // rangeProblem reports a range slider whose down end (a request) exceeds
 // its up end (a limit).
-func rangeProblem(ctx *Context, vals any, id string, down, up *Option) (Problem, bool) {
-	if down == nil || up == nil {
+func rangeProblem(c *computer, vals any, down, up *Option) (Problem, bool) {
+	bd, _, okd := c.ctx.Bounds(c.s.Platform, down)
+	bu, _, oku := c.ctx.Bounds(c.s.Platform, up)
+	dv, _ := ValueAt(vals, down.Key)
+	uv, _ := ValueAt(vals, up.Key)
+	if !okd || !oku || bd.Unit != bu.Unit {
 		return Problem{}, false
 	}
-	bd, _, _ := ctx.Bounds(down)
-	bu, _, _ := ctx.Bounds(up)
-	dv, _ := ValueAt(vals, down.Path)
-	uv, _ := ValueAt(vals, up.Path)
 	d, err1 := slider.Parse(dv, bd.Unit)
 	u, err2 := slider.Parse(uv, bu.Unit)
-	if err1 != nil || err2 != nil || bd.Unit != bu.Unit || d <= u {
+	if err1 != nil || err2 != nil || d <= u {
 		return Problem{}, false
 	}
 	return Problem{
-		Path:    dotted(down.Path),
+		Path:    dotted(down.Key),
 		Value:   dv,
-		Reason:  fmt.Sprintf("is above %s, the other end of the %q range", dotted(up.Path), id),
+		Reason:  fmt.Sprintf("is above %s, the other end of the %q range", dotted(up.Key), down.RangeID),
 		Allowed: "at most " + show(uv),
 	}, true
 }
@@ -104,7 +115,7 @@ func rangeProblem(ctx *Context, vals any, id string, down, up *Option) (Problem,
 // allowed describes what an option accepts, for a refusal.
 func allowed(c *computer, o *Option) string {
 	var parts []string
-	if b, origin, ok := c.ctx.Bounds(o); ok {
+	if b, origin, ok := c.ctx.Bounds(c.s.Platform, o); ok {
 		s := fmt.Sprintf("allowed %s to %s", b.Format(b.Min), b.Format(b.Max))
 		if b.Step > 0 {
 			s += fmt.Sprintf(" in steps of %s", b.Format(b.Step))
@@ -118,12 +129,10 @@ func allowed(c *computer, o *Option) string {
 		}
 		parts = append(parts, s)
 	}
-	if list := c.enumOf(o); len(list) > 0 {
-		var vs []string
-		for _, v := range list {
-			vs = append(vs, show(v))
-		}
-		parts = append(parts, "allowed values: "+strings.Join(vs, ", "))
+	var list []any
+	c.try(func() { list = c.resolveEnum(o, c.root) })
+	if len(list) > 0 {
+		parts = append(parts, "allowed values: "+showList(list))
 	}
 	if o.pattern != "" {
 		parts = append(parts, fmt.Sprintf("pattern %q", o.pattern))
@@ -137,28 +146,17 @@ func allowed(c *computer, o *Option) string {
 // rootPath names the whole values document in a Problem.
 const rootPath = "(values)"
 
-// dotted turns a slash path into the dotted form --set uses.
-func dotted(p string) string {
-	if p == "" {
+// dotted writes key segments the way --set names them: joined with dots, a
+// dot inside a segment escaped ("resources.limits.nvidia\\.com/gpu").
+func dotted(key []string) string {
+	if len(key) == 0 {
 		return rootPath
 	}
-	return strings.ReplaceAll(p, "/", ".")
-}
-
-// normalNumbers returns values with every number as a json.Number, as the
-// form computation reads them, whatever YAML or --set parsing produced.
-func normalNumbers(values map[string]any) any {
-	data, err := json.Marshal(values)
-	if err != nil {
-		return values
+	parts := make([]string, len(key))
+	for i, k := range key {
+		parts[i] = strings.ReplaceAll(k, ".", `\.`)
 	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	var out any
-	if d.Decode(&out) != nil {
-		return values
-	}
-	return out
+	return strings.Join(parts, ".")
 }
 
 // HelmProblems validates values against a compiled schema the way Helm
@@ -179,9 +177,10 @@ func HelmProblems(sch *jsonschema.Schema, values map[string]any) []Problem {
 	}
 	var out []Problem
 	for _, v := range Violations(err) {
-		p := Problem{Path: dotted(strings.Join(v.Instance, "/")), Reason: v.Message}
+		p := Problem{Path: dotted(v.Instance), Reason: v.Message}
 		if len(v.Instance) > 0 {
-			p.Value, _ = ValueAt(inst, strings.Join(v.Instance, "/"))
+			p.Value, _ = ValueAt(inst, v.Instance)
+			p.Value = jsValue(p.Value)
 		}
 		out = append(out, p)
 	}

@@ -3,7 +3,9 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
+	"maps"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/catalogist/catalogist/doc"
@@ -25,7 +27,9 @@ const (
 	FromNothing Source = ""
 )
 
-// maxItems caps the items a minItems default creates.
+// maxItems caps the items a minItems default creates; the platform has no
+// cap, but a form with more items than this is not usable anyway and a
+// hostile minItems must not exhaust memory.
 const maxItems = 1000
 
 // Bounds origins, in order of precedence.
@@ -45,26 +49,29 @@ type NamedSlider struct {
 }
 
 // Context is what a form is computed from: the launch context document
-// (profile, project, region, cluster) and the named slider configurations.
+// (user, project, git, vault, s3, region, k8s, ...) and the named slider
+// configurations.
 type Context struct {
 	Data    map[string]any
 	Sliders map[string]*NamedSlider
 	Region  *region.Region
 }
 
-// NewContext assembles a context from a profile document (git.*, user.*,
-// project.*, ...), a region (may be nil) and catalog-level sliders (may be
-// nil). Region sliders take precedence over catalog ones.
-func NewContext(profile map[string]any, reg *region.Region, catalogSliders map[string]*region.Slider, catalogFile string) *Context {
+// NewContext assembles a context from a launch context document (may be
+// nil), a region (may be nil), whose values are merged under "region", and
+// catalog-level sliders (may be nil). Region sliders take precedence over
+// catalog ones.
+func NewContext(data map[string]any, reg *region.Region, catalogSliders map[string]*region.Slider, catalogFile string) *Context {
 	c := &Context{Data: map[string]any{}, Sliders: map[string]*NamedSlider{}, Region: reg}
-	for k, v := range profile {
-		c.Data[k] = v
+	for k, v := range data {
+		c.Data[k] = jsValue(v)
 	}
 	for name, s := range catalogSliders {
 		c.Sliders[name] = &NamedSlider{Slider: s, Origin: BoundsCatalog, File: catalogFile}
 	}
 	if reg != nil {
-		c.Data["region"] = reg.Context
+		merged, _ := c.Data["region"].(map[string]any)
+		c.Data["region"] = launchcontext.Merge(merged, jsValue(reg.Context).(map[string]any))
 		for name, s := range reg.Sliders {
 			c.Sliders[name] = &NamedSlider{Slider: s, Origin: BoundsRegion, File: reg.File}
 		}
@@ -72,34 +79,138 @@ func NewContext(profile map[string]any, reg *region.Region, catalogSliders map[s
 	return c
 }
 
-// Bounds returns the effective slider bounds of an option: the named
-// configuration from the region or catalog when it selects one that exists
-// (all four fields are replaced), else the chart's own.
-func (c *Context) Bounds(o *Option) (b slider.Config, origin string, ok bool) {
-	if !o.HasSlider {
-		return slider.Config{}, "", false
+// dataFor is the context document a platform's form sees: without the
+// region's resources and slider configurations on a platform that has none.
+func (c *Context) dataFor(p *Platform) map[string]any {
+	if p.RegionBoundsInContext {
+		return c.Data
 	}
-	if name := o.SliderConfigName(); name != "" && c != nil {
+	r, ok := c.Data["region"].(map[string]any)
+	if !ok {
+		return c.Data
+	}
+	_, hasRes := r["resources"]
+	_, hasSl := r["sliders"]
+	if !hasRes && !hasSl {
+		return c.Data
+	}
+	out := maps.Clone(c.Data)
+	r = maps.Clone(r)
+	delete(r, "resources")
+	delete(r, "sliders")
+	out["region"] = r
+	return out
+}
+
+// SliderFields are an option's effective slider fields; nil when absent.
+type SliderFields struct {
+	Min, Max, Step *float64
+	Unit           *string
+	// Origin is BoundsRegion, BoundsCatalog or BoundsChart; Config names the
+	// region or catalog configuration, File the file it was read from.
+	Origin, ConfigName, File string
+}
+
+// Config returns the fields as a slider.Config: a missing step is the
+// widget's 1, a missing unit none.
+func (f SliderFields) Config() slider.Config {
+	c := slider.Config{Step: 1}
+	if f.Min != nil {
+		c.Min = *f.Min
+	}
+	if f.Max != nil {
+		c.Max = *f.Max
+	}
+	if f.Step != nil {
+		c.Step = *f.Step
+	}
+	if f.Unit != nil {
+		c.Unit = *f.Unit
+	}
+	return c
+}
+
+// Fields returns an option's effective slider fields for a platform: on a
+// platform with region-bounded sliders, the named region configuration
+// (else the catalog's) replaces all four of the chart's.
+func (c *Context) Fields(p *Platform, o *Option) SliderFields {
+	if name := o.SliderConfigName(); p.RegionSliders && name != "" && c != nil && (o.HasSlider || o.Render == "slider") {
 		if s := c.Sliders[name]; s != nil {
-			return s.Config, s.Origin, true
+			min, max, step, unit := s.Min, s.Max, s.Step, s.Unit
+			return SliderFields{Min: &min, Max: &max, Step: &step, Unit: &unit, Origin: s.Origin, ConfigName: name, File: s.File}
 		}
 	}
-	return o.Slider, BoundsChart, true
+	f := SliderFields{Origin: BoundsChart}
+	n := o.SliderNodes
+	if v, ok := n.Min.Float(); ok {
+		f.Min = &v
+	}
+	if v, ok := n.Max.Float(); ok {
+		f.Max = &v
+	}
+	if v, ok := n.Step.Float(); ok {
+		f.Step = &v
+	}
+	if n.Unit != nil && n.Unit.Kind == doc.String {
+		u := n.Unit.Text
+		f.Unit = &u
+	}
+	return f
 }
+
+// Bounds returns the effective slider bounds of a slider option (a missing
+// step is 1), where they come from, and false for an option that is not a
+// slider.
+func (c *Context) Bounds(p *Platform, o *Option) (slider.Config, string, bool) {
+	f := c.Fields(p, o)
+	if f.Min == nil || f.Max == nil {
+		return slider.Config{}, "", false
+	}
+	return f.Config(), f.Origin, true
+}
+
+// Widget is how the form shows an option.
+type Widget string
+
+// The widgets.
+const (
+	WidgetGroup    Widget = "group"
+	WidgetList     Widget = "list" // an array of items
+	WidgetYAML     Widget = "yaml"
+	WidgetSelect   Widget = "select"
+	WidgetSlider   Widget = "slider"
+	WidgetRange    Widget = "range slider"
+	WidgetCheckbox Widget = "checkbox"
+	WidgetText     Widget = "text"
+	WidgetTextArea Widget = "text area"
+	WidgetPassword Widget = "password"
+	WidgetNumber   Widget = "number"
+	// WidgetNone is an option the form does not show: a const, or one always
+	// hidden.
+	WidgetNone Widget = "none"
+)
 
 // Field is the computed state of one option.
 type Field struct {
 	Option *Option
 	// Value is the effective default; Defined is false when no source gave
-	// one (the option is then left out of the values).
+	// one.
 	Value   any
 	Defined bool
 	Source  Source
-	// Bounds are the effective slider bounds when HasBounds.
-	Bounds     slider.Config
-	BoundsFrom string
-	HasBounds  bool
-	Hidden     bool
+	// Bounds are the effective slider bounds when HasBounds; BoundsFrom is
+	// BoundsRegion, BoundsCatalog or BoundsChart, BoundsConfig the named
+	// configuration and BoundsFile its file.
+	Bounds                   slider.Config
+	BoundsFrom, BoundsConfig string
+	BoundsFile               string
+	HasBounds                bool
+	// Hidden is true when the form does not show the option with the
+	// computed values; Readonly when the user cannot change it.
+	Hidden, Readonly bool
+	Widget           Widget
+	// Choices are the options of a select.
+	Choices []any
 	// ContextValue is what overwriteDefaultWith resolved to, when it did;
 	// ContextRejected says why it was not used.
 	ContextValue    any
@@ -109,368 +220,770 @@ type Field struct {
 	DefaultRejected string
 }
 
-// Form is the result of the computation: one field per option and the values
-// document the platform would send to Helm.
+// Form is the result of the computation: one field per option, the values
+// document the platform would send, and what stops the form.
 type Form struct {
 	Fields []*Field
 	Values map[string]any
-	byPath map[string]*Field
+	// Failures are what makes the platform's form refuse to open or crash,
+	// now or once a hidden option is shown.
+	Failures []*Failure
+	byKey    map[string]*Field
+	c        *computer
 }
 
-// Field returns the field at a slash path, or nil.
-func (f *Form) Field(path string) *Field { return f.byPath[path] }
+// Choices returns the options of a select as the form computes them, nil
+// when the option is no select (or its choices cannot be computed).
+func (f *Form) Choices(o *Option) []any {
+	if f.c == nil {
+		return nil
+	}
+	var out []any
+	f.c.try(func() { out = f.c.resolveEnum(o, f.c.root) })
+	return out
+}
 
-// Compute computes the form for a schema in a context, with the chart's
-// values.yaml (as plain values, may be nil). The order for each option is
-// the platform's: const; for objects, each property; overwriteDefaultWith
-// when it resolves to a valid value; default when valid; values.yaml.
+// Field returns the field at a slash path as Option.Path writes it, or nil.
+func (f *Form) Field(path string) *Field {
+	for _, fd := range f.Fields {
+		if fd.Option.Path == path {
+			return fd
+		}
+	}
+	return nil
+}
+
+// FieldKey returns the field at key segments, or nil.
+func (f *Form) FieldKey(key ...string) *Field { return f.byKey[joinKey(key)] }
+
+// Opens reports whether the platform's form opens with these values.
+func (f *Form) Opens() bool {
+	for _, fl := range f.Failures {
+		if !fl.Revealed {
+			return false
+		}
+	}
+	return true
+}
+
+// FailureKind classifies what stops the form.
+type FailureKind string
+
+// The kinds of failure.
+const (
+	// FailValue: an option gets no value, or an invalid one from values.yaml
+	// or const.
+	FailValue FailureKind = "value"
+	// FailList: render list without a valid option.
+	FailList FailureKind = "list"
+	// FailItems: minItems without a default item.
+	FailItems FailureKind = "items"
+	// FailSlider: a slider the widget cannot show.
+	FailSlider FailureKind = "slider"
+	// FailRange: range slider ends that do not pair.
+	FailRange FailureKind = "range"
+	// FailShape: a schema node the form's schema check refuses; reported in
+	// detail by the shape checks.
+	FailShape FailureKind = "shape"
+)
+
+// Failure is one reason the platform's form refuses to open or crashes.
+type Failure struct {
+	Kind   FailureKind
+	Option *Option
+	// Node is where the chart or registry file should be edited.
+	Node *doc.Node
+	// Msg says what happens and what to change.
+	Msg string
+	// Revealed is true when the form opens and crashes only once the option
+	// is shown (it is hidden with the computed values).
+	Revealed bool
+}
+
+// crash is a failure thrown through the computation, as the platform's
+// code throws; a try/catch of the platform's is a recover here.
+type crash struct{ f *Failure }
+
+// Compute computes the form of a schema in a context, with the chart's
+// values.yaml (plain values, may be nil), as the platform's form does: for
+// each option, const; for objects, each property; overwriteDefaultWith when
+// it resolves to a valid value (array items mapped one by one); default when
+// valid; values.yaml, which must then be valid. It then builds the form the
+// user sees and records every failure.
 func Compute(s *Schema, ctx *Context, values any) *Form {
 	if ctx == nil {
 		ctx = NewContext(nil, nil, nil, "")
 	}
-	f := &Form{byPath: map[string]*Field{}}
+	f := &Form{byKey: map[string]*Field{}}
 	for _, o := range s.Options {
-		fd := &Field{Option: o}
-		fd.Bounds, fd.BoundsFrom, fd.HasBounds = ctx.Bounds(o)
+		fd := &Field{Option: o, Readonly: o.Readonly || o.Const != nil}
+		sf := ctx.Fields(s.Platform, o)
+		if sf.Min != nil && sf.Max != nil {
+			fd.Bounds, fd.BoundsFrom, fd.BoundsConfig, fd.BoundsFile, fd.HasBounds = sf.Config(), sf.Origin, sf.ConfigName, sf.File, true
+		}
 		f.Fields = append(f.Fields, fd)
-		if _, dup := f.byPath[o.Path]; !dup {
-			f.byPath[o.Path] = fd
+		if k := joinKey(o.Key); f.byKey[k] == nil {
+			f.byKey[k] = fd
 		}
 	}
-	c := &computer{ctx: ctx, form: f}
-	v, ok := c.compute(s.Top, values, true)
-	if m, isMap := v.(map[string]any); ok && isMap {
-		f.Values = m
-	} else {
+	c := &computer{s: s, ctx: ctx, root: &scope{ctx.dataFor(s.Platform)}, form: f, record: true, enums: map[*Option][]any{}}
+	f.c = c
+	yaml, _ := jsValue(values).(map[string]any)
+	if yaml == nil {
+		yaml = map[string]any{}
+	}
+	var top any
+	c.guard(s.Top, func() { top = c.value(s.Top, c.root, yaml, true, "") })
+	f.Values, _ = top.(map[string]any)
+	if f.Values == nil {
 		f.Values = map[string]any{}
 	}
-	// Options under array items are computed as a new item would be, so that
+	// Options under array items get the value a new item would get, so that
 	// forms and tables can show their defaults.
+	c.record = true
 	for _, o := range s.Options {
 		if o.Items != nil && !o.InItems {
-			c.compute(o.Items, nil, false)
+			c.try(func() { c.value(o.Items, c.root, nil, false, "") })
 		}
 	}
+	c.walkForm()
 	for _, fd := range f.Fields {
-		fd.Hidden = f.isHidden(fd.Option)
+		if fd.Widget == "" {
+			fd.Widget = c.widget(fd.Option)
+		}
 	}
 	return f
 }
 
 type computer struct {
-	ctx  *Context
-	form *Form
+	s      *Schema
+	ctx    *Context
+	root   *scope
+	form   *Form
+	record bool
+	// tries counts enclosing try/catch blocks of the platform's: a crash
+	// inside one is caught there and is no failure.
+	tries int
+	enums map[*Option][]any
+	// failed holds the options whose computation failed, whose values the
+	// form walk must not judge again.
+	failed map[*Option]bool
+	// ends are the range slider ends the form walk met, in its order.
+	ends []*rangeEnd
 }
 
 func (c *computer) field(o *Option) *Field {
-	if o.Parent == nil {
-		return &Field{Option: o}
-	}
-	if fd := c.form.byPath[o.Path]; fd != nil && fd.Option == o {
+	if fd := c.form.byKey[joinKey(o.Key)]; fd != nil && fd.Option == o {
 		return fd
 	}
 	return &Field{Option: o}
 }
 
-// compute returns the value of option o given its values.yaml value. record
-// is false when the result must not overwrite fields already set.
-func (c *computer) compute(o *Option, yamlVal any, record bool) (any, bool) {
-	fd := c.field(o)
-	set := func(v any, src Source) (any, bool) {
-		if record || !fd.Defined {
-			fd.Value, fd.Defined, fd.Source = v, true, src
+// throw stops the computation as the platform's assertions do.
+func (c *computer) throw(kind FailureKind, o *Option, n *doc.Node, format string, args ...any) {
+	if n == nil {
+		n = o.Node
+	}
+	panic(crash{&Failure{Kind: kind, Option: o, Node: n, Msg: fmt.Sprintf(format, args...)}})
+}
+
+// guard runs f; outside any try/catch of the platform's, a crash in it is
+// recorded and the computation goes on with the next option, so that every
+// failure is found, not only the first the platform stops at.
+func (c *computer) guard(o *Option, f func()) (ok bool) {
+	if c.tries > 0 {
+		f()
+		return true
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			cr, isCrash := r.(crash)
+			if !isCrash {
+				panic(r)
+			}
+			c.fail(cr.f)
+			if c.failed == nil {
+				c.failed = map[*Option]bool{}
+			}
+			c.failed[o] = true
+			ok = false
 		}
-		return v, true
+	}()
+	f()
+	return true
+}
+
+// try runs f as inside the platform's try/catch: a crash is discarded.
+func (c *computer) try(f func()) (ok bool) {
+	c.tries++
+	defer func() {
+		c.tries--
+		if r := recover(); r != nil {
+			if _, isCrash := r.(crash); !isCrash {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	f()
+	return true
+}
+
+func (c *computer) fail(fl *Failure) {
+	for _, x := range c.form.Failures {
+		if x.Option == fl.Option && x.Kind == fl.Kind && x.Msg == fl.Msg {
+			x.Revealed = x.Revealed && fl.Revealed
+			return
+		}
+	}
+	c.form.Failures = append(c.form.Failures, fl)
+}
+
+// typeOf is the option's type as the form reads it: its type, else its
+// const's.
+func typeOf(o *Option) string {
+	if o.Type != "" {
+		return o.Type
 	}
 	if o.Const != nil {
-		return set(o.Const.Value(), FromConst)
+		switch o.Const.Kind {
+		case doc.String:
+			return "string"
+		case doc.Bool:
+			return "boolean"
+		case doc.Number:
+			return "number"
+		case doc.Array:
+			return "array"
+		case doc.Object:
+			return "object"
+		}
 	}
-	if o.Type == "object" && o.Node.Get("properties") != nil {
+	return ""
+}
+
+// value computes option o's value, as the platform's form does, from the
+// context document data and the value values.yaml gives it (present tells
+// whether it gives one; null is a value). implicit is the reference the
+// platform gives an item property that has none of its own when it maps a
+// context list onto items.
+func (c *computer) value(o *Option, data *scope, yaml any, present bool, implicit string) any {
+	fd := c.field(o)
+	set := func(v any, src Source) any {
+		if c.record && !fd.Defined {
+			fd.Value, fd.Defined, fd.Source = v, true, src
+		}
+		return v
+	}
+	if o.Node.Kind != doc.Object {
+		c.throw(FailShape, o, nil, "option %q is not a schema object", o.Path)
+	}
+	t := typeOf(o)
+	if t == "" {
+		c.throw(FailShape, o, nil, "option %q has neither type nor const", o.Path)
+	}
+	if o.Const != nil {
+		cv := jsValue(o.Const.Value())
+		if v := c.validate(o, data, cv); !v.valid {
+			c.throw(FailValue, o, o.Const, "const %s of option %q does not validate against its own schema (%s), so the form will not open; make const valid or remove it", show(cv), o.Path, v.why)
+		}
+		return set(cv, FromConst)
+	}
+	if t == "object" && o.Node.Get("properties") != nil {
 		out := map[string]any{}
-		ym, _ := yamlVal.(map[string]any)
+		ym, _ := yaml.(map[string]any)
 		for _, child := range o.Children {
-			var cy any
-			if ym != nil {
-				cy = ym[child.Name]
-			}
-			if v, ok := c.compute(child, cy, record); ok {
-				out[child.Name] = v
-			}
+			cy, cp := ym[child.Name]
+			c.guard(child, func() { out[child.Name] = c.value(child, data, cy, cp, "") })
 		}
 		return set(out, FromNothing)
 	}
-	if ext := o.Ext; ext != nil && ext.OverwriteDefaultWith != nil {
-		if v, ok := launchcontext.Resolve(ext.OverwriteDefaultWith.Value(), c.ctx.Data); ok {
-			fd.ContextValue, fd.ContextResolved = v, true
-			if got, ok, why := c.validate(o, v); ok {
-				return set(got, FromContext)
-			} else {
-				fd.ContextRejected = why
-			}
-		}
+	if v, ok := c.fromContext(o, t, fd, data, implicit); ok {
+		return set(v, FromContext)
 	}
 	if o.Default != nil {
-		// A default is used only when valid as written; the platform does
-		// not coerce it as it coerces context values.
-		v := o.Default.Value()
-		got, ok, why := c.validate(o, v)
-		switch {
-		case ok && equalJSON(got, v):
-			return set(v, FromDefault)
-		case ok:
-			fd.DefaultRejected = fmt.Sprintf("%s is not of type %s", show(v), o.Type)
-		default:
-			fd.DefaultRejected = why
+		dv := jsValue(o.Default.Value())
+		if v := c.validate(o, data, dv); v.valid {
+			return set(dv, FromDefault)
+		} else if c.record && fd.DefaultRejected == "" {
+			fd.DefaultRejected = v.why
 		}
 	}
-	if yamlVal != nil {
-		return set(yamlVal, FromValues)
-	}
-	if o.Type == "array" {
-		out := []any{}
-		if o.minItems > 0 && o.Items != nil {
-			if item, ok := c.compute(o.Items, nil, false); ok {
-				// A form with more items than this is not usable anyway; the
-				// cap keeps a hostile minItems from exhausting memory.
-				for range min(o.minItems, maxItems) {
-					out = append(out, item)
-				}
+	if present {
+		v := c.validate(o, data, yaml)
+		if !v.valid {
+			switch {
+			case o.Default != nil && equalJSON(jsValue(o.Default.Value()), yaml):
+				c.throw(FailValue, o, o.Default, "option %q has the default %s in the schema and in values.yaml, and the form accepts neither (%s), so the form will not open; correct both", o.Path, show(yaml), v.why)
+			case o.Default != nil && fd.DefaultRejected != "":
+				c.throw(FailValue, o, o.Default, "option %q has an unusable default (%s) and values.yaml gives %s, which the form does not accept either (%s), so the form will not open; correct the default or values.yaml", o.Path, fd.DefaultRejected, show(yaml), v.why)
 			}
+			c.throw(FailValue, o, o.Default, "the value of option %q comes from values.yaml, which gives %s: %s; the form does not accept it, so the form will not open: correct values.yaml or give the option a valid default", o.Path, show(yaml), v.why)
+		}
+		return set(yaml, FromValues)
+	}
+	if t == "array" {
+		out := []any{}
+		n := 0
+		if o.minItems != nil {
+			n = *o.minItems
+		}
+		if n == 0 {
+			return set(out, FromItems)
+		}
+		var item any
+		defined := false
+		if o.Items != nil {
+			defined = c.try(func() { item = c.value(o.Items, data, nil, false, "") })
+		}
+		if !defined {
+			c.throw(FailItems, o, o.Node.Get("minItems"), "option %q has minItems %d but its items get no default value, so the form will not open; give the items a default, or the array a default with %d items", o.Path, n, n)
+		}
+		for range min(n, maxItems) {
+			out = append(out, item)
 		}
 		return set(out, FromItems)
+	}
+	c.throw(FailValue, o, nil, "option %q gets no value from any source (no const, no usable default, nothing from the context, nothing in values.yaml), so the form will not open. %s", o.Path, c.fix(o))
+	return nil
+}
+
+// fix says how to give an option a value, after its default was rejected
+// or missing.
+func (c *computer) fix(o *Option) string {
+	fd := c.field(o)
+	if o.Default != nil && fd.DefaultRejected != "" {
+		return fmt.Sprintf("Its default %s is not used because %s: correct it.", show(jsValue(o.Default.Value())), fd.DefaultRejected)
+	}
+	return "Give it a valid default."
+}
+
+// fromContext resolves overwriteDefaultWith. The platform uses the result
+// when it is valid, or its reasonable approximation (a number for a string
+// option becomes its text); a list mapped onto items reads each element's
+// own fields.
+func (c *computer) fromContext(o *Option, t string, fd *Field, data *scope, implicit string) (any, bool) {
+	var expr any
+	switch {
+	case o.Ext != nil && o.Ext.OverwriteDefaultWith != nil:
+		expr = o.Ext.OverwriteDefaultWith.Value()
+	case implicit != "":
+		expr = implicit
+	default:
+		return nil, false
+	}
+	resolved, ok := launchcontext.Resolve(expr, data.data)
+	if !ok {
+		return nil, false
+	}
+	resolved = jsValue(resolved)
+	if list, isList := resolved.([]any); isList && t == "array" && o.Items != nil && o.Items.Node.Get("properties") != nil && typeOf(o.Items) == "object" {
+		if mapped, ok := c.mapItems(o.Items, data, list); ok {
+			resolved = mapped
+		}
+	}
+	if c.record && !fd.ContextResolved {
+		fd.ContextValue, fd.ContextResolved = resolved, true
+	}
+	v := c.validate(o, data, resolved)
+	switch {
+	case v.valid:
+		return resolved, true
+	case v.hasApprox:
+		return v.approx, true
+	}
+	if c.record && fd.ContextRejected == "" {
+		fd.ContextRejected = v.why
 	}
 	return nil, false
 }
 
-// Validate checks a value against an option the way the platform does
-// before using it as a default, with the context's slider bounds. It
-// returns the value to use (the platform coerces some scalars, such as the
-// number 3600 into the string "3600"), whether it is usable, and if not why.
-func (c *Context) Validate(o *Option, v any) (any, bool, string) {
-	return (&computer{ctx: c}).validate(o, v)
+// mapItems computes each element of a context list as an item, the
+// element's keys shadowing the context's and each item property without a
+// reference of its own reading the element's field of its name. ok is false
+// when an element is not an object or an item cannot be computed: the
+// platform then keeps the list as it is.
+func (c *computer) mapItems(items *Option, data *scope, list []any) (out []any, ok bool) {
+	record := c.record
+	c.record = false
+	defer func() { c.record = record }()
+	for _, el := range list {
+		m, isObj := el.(map[string]any)
+		if !isObj {
+			return nil, false
+		}
+		sc := &scope{data: maps.Clone(data.data)}
+		maps.Copy(sc.data, m)
+		var item any
+		if !c.try(func() { item = c.mappedItem(items, sc) }) {
+			return nil, false
+		}
+		out = append(out, item)
+	}
+	return out, true
 }
 
-func (c *computer) validate(o *Option, v any) (any, bool, string) {
-	got, ok, why := c.validateType(o, v)
-	if !ok {
-		return nil, false, why
+func (c *computer) mappedItem(items *Option, sc *scope) any {
+	out := map[string]any{}
+	for _, child := range items.Children {
+		out[child.Name] = c.value(child, sc, nil, false, "{{"+child.Name+"}}")
 	}
-	if list := c.enumOf(o); len(list) > 0 {
-		found := false
-		for _, e := range list {
-			if equalJSON(e, got) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil, false, fmt.Sprintf("%s is not one of the allowed values", show(got))
-		}
-	}
-	return got, true, ""
+	return out
 }
 
-func (c *computer) enumOf(o *Option) []any {
+// verdict is the platform's judgement of a value for an option.
+type verdict struct {
+	valid bool
+	// approx is the value the platform uses instead, when hasApprox.
+	approx    any
+	hasApprox bool
+	why       string
+}
+
+func invalid(format string, args ...any) verdict {
+	return verdict{why: fmt.Sprintf(format, args...)}
+}
+
+func approx(v any, why string) verdict {
+	return verdict{approx: v, hasApprox: true, why: why}
+}
+
+// validate judges a value as the platform does before using it: its type,
+// pattern, minimum, items, properties, slider unit and bounds, then the
+// options of a select.
+func (c *computer) validate(o *Option, data *scope, v any) verdict {
+	r := c.validateNoEnum(o, data, v)
+	opts := c.resolveEnum(o, data)
+	if opts == nil {
+		return r
+	}
+	test := v
+	if !r.valid {
+		if !r.hasApprox {
+			return r
+		}
+		test = r.approx
+	}
+	if !slices.ContainsFunc(opts, func(x any) bool { return equalJSON(x, test) }) {
+		return invalid("%s is not one of the allowed values", show(test))
+	}
+	return r
+}
+
+func showList(l []any) string {
+	parts := make([]string, len(l))
+	for i, v := range l {
+		parts[i] = show(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// resolveEnum returns the options of a select, nil when the option is none:
+// overwriteListEnumWith's values each checked (an approximation is kept, an
+// invalid one dropped; none left falls back), else listEnum, else enum, each
+// dropped whole when one of its values does not fit the option.
+func (c *computer) resolveEnum(o *Option, data *scope) []any {
+	root := data == c.root
+	if opts, ok := c.enums[o]; ok && root {
+		return opts
+	}
+	opts := c.enumOf(o, data)
+	if root {
+		c.enums[o] = opts
+	}
+	if opts == nil && o.Render == "list" {
+		c.throw(FailList, o, o.SliderNodes.Render, "option %q has render list but no valid option (from overwriteListEnumWith, listEnum or enum), so the form will not open; give it a listEnum whose values fit its type", o.Path)
+	}
+	return opts
+}
+
+// scope is the context document references resolve against: the launch
+// context, or, for items mapped from a context list, the context with the
+// element's keys over it.
+type scope struct{ data map[string]any }
+
+func (c *computer) enumOf(o *Option, data *scope) []any {
 	if o.Ext != nil && o.Ext.OverwriteListEnumWith != nil {
-		if v, ok := launchcontext.Resolve(o.Ext.OverwriteListEnumWith.Value(), c.ctx.Data); ok {
-			if l, ok := v.([]any); ok {
-				return l
+		if v, ok := launchcontext.Resolve(o.Ext.OverwriteListEnumWith.Value(), data.data); ok {
+			if list, ok := jsValue(v).([]any); ok {
+				var opts []any
+				for _, x := range list {
+					switch r := c.validateNoEnum(o, data, x); {
+					case r.valid:
+						opts = append(opts, x)
+					case r.hasApprox:
+						opts = append(opts, r.approx)
+					}
+				}
+				if len(opts) > 0 {
+					return opts
+				}
 			}
 		}
 	}
+next:
 	for _, n := range []*doc.Node{o.ListEnum, o.Enum} {
-		if n != nil && n.Kind == doc.Array {
-			if l, _ := n.Value().([]any); len(l) > 0 {
-				return l
+		if n == nil || n.Kind != doc.Array {
+			continue
+		}
+		var opts []any
+		for _, it := range n.Items {
+			x := jsValue(it.Value())
+			if !c.validateNoEnum(o, data, x).valid {
+				continue next
 			}
+			opts = append(opts, x)
+		}
+		if len(opts) > 0 {
+			return opts
 		}
 	}
 	return nil
 }
 
-func (c *computer) validateType(o *Option, v any) (any, bool, string) {
-	t := o.Type
+// validateNoEnum is the platform's check of a value without the options of
+// a select.
+func (c *computer) validateNoEnum(o *Option, data *scope, v any) verdict {
+	t := typeOf(o)
+	sf := c.ctx.Fields(c.s.Platform, o)
+	inBounds := func(x float64) bool {
+		return (sf.Min == nil || x >= *sf.Min) && (sf.Max == nil || x <= *sf.Max)
+	}
+	stringWhy := func(s string) string {
+		if o.pattern != "" {
+			if re := o.patternRegexp(); re != nil && !re.MatchString(s) {
+				return fmt.Sprintf("%q does not match the pattern %q", s, o.pattern)
+			}
+		}
+		if sf.Unit == nil {
+			return ""
+		}
+		unit := *sf.Unit
+		if !strings.HasSuffix(s, unit) {
+			return fmt.Sprintf("%q does not end with the slider unit %q", s, unit)
+		}
+		num := strings.TrimSuffix(s, unit)
+		x := jsParseFloat(num)
+		switch {
+		case math.IsNaN(x) && unit == "":
+			return fmt.Sprintf("%q is not a number", s)
+		case math.IsNaN(x):
+			return fmt.Sprintf("%q is not a number followed by the slider unit %q", s, unit)
+		case !inBounds(x) && jsNumberString(x) != strings.TrimSpace(num):
+			// parseFloat stops at the first character that is no digit:
+			// say what it read, or "1_000m" would seem inside the range.
+			return fmt.Sprintf("%q reads as %s (the platform's parseFloat stops at the first character that is not part of a number), outside the slider range %s", s, jsNumberString(x)+unit, rangeText(sf))
+		case !inBounds(x):
+			return fmt.Sprintf("%q is outside the slider range %s", s, rangeText(sf))
+		}
+		return ""
+	}
+	numberWhy := func(x float64) string {
+		switch {
+		case o.minimum != nil && x < *o.minimum:
+			return fmt.Sprintf("%s is below the minimum %s", jsNumberString(x), jsNumberString(*o.minimum))
+		case !inBounds(x):
+			return fmt.Sprintf("%s is outside the slider range %s", jsNumberString(x), rangeText(sf))
+		case t == "integer" && x != math.Trunc(x):
+			return fmt.Sprintf("%s is not a whole number", jsNumberString(x))
+		}
+		return ""
+	}
+	wrongType := func() verdict {
+		return invalid("%s is not a valid %s", show(v), t)
+	}
+	// A value of another type is coerced; the platform uses the coerced
+	// value for a context value, and rejects it as a default or from
+	// values.yaml.
+	notType := fmt.Sprintf("%s is not %s", show(v), withArticle(t))
 	switch x := v.(type) {
 	case string:
 		switch t {
 		case "string":
-			if why := c.checkString(o, x); why != "" {
-				return nil, false, why
+			if why := stringWhy(x); why != "" {
+				return invalid("%s", why)
 			}
-			return x, true, ""
+			return verdict{valid: true}
 		case "boolean":
 			switch strings.ToLower(x) {
 			case "true", "yes", "1", "on":
-				return true, true, ""
+				return approx(true, notType)
 			case "false", "no", "0", "off":
-				return false, true, ""
+				return approx(false, notType)
 			}
+			return wrongType()
 		case "integer", "number":
-			f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-			if err == nil {
-				if why := c.checkNumber(o, f); why == "" {
-					return json.Number(slider.Num(f)), true, ""
-				}
+			f := jsParseFloat(x)
+			if math.IsNaN(f) {
+				return wrongType()
 			}
+			if why := numberWhy(f); why != "" {
+				return invalid("%s", why)
+			}
+			return approx(f, notType)
 		}
-	case json.Number, float64, int:
-		f := toFloat(x)
+		return wrongType()
+	case float64:
 		switch t {
 		case "string":
-			s := slider.Num(f)
-			if why := c.checkString(o, s); why != "" {
-				return nil, false, why
+			s := jsNumberString(x)
+			if why := stringWhy(s); why != "" {
+				return invalid("%s", why)
 			}
-			return s, true, ""
+			return approx(s, notType)
 		case "boolean":
-			return f != 0, true, ""
+			return approx(x != 0, notType)
 		case "integer", "number":
-			if why := c.checkNumber(o, f); why != "" {
-				return nil, false, why
+			if why := numberWhy(x); why != "" {
+				return invalid("%s", why)
 			}
-			return x, true, ""
+			return verdict{valid: true}
 		}
+		return wrongType()
 	case bool:
 		switch t {
 		case "string":
-			s := strconv.FormatBool(x)
-			if why := c.checkString(o, s); why != "" {
-				return nil, false, why
+			s := "false"
+			if x {
+				s = "true"
 			}
-			return s, true, ""
+			if why := stringWhy(s); why != "" {
+				return invalid("%s", why)
+			}
+			return approx(s, notType)
 		case "boolean":
-			return x, true, ""
+			return verdict{valid: true}
 		case "integer", "number":
 			n := 0.0
 			if x {
 				n = 1
 			}
-			if c.checkNumber(o, n) == "" {
-				return json.Number(slider.Num(n)), true, ""
+			if why := numberWhy(n); why != "" {
+				return invalid("%s", why)
 			}
+			return approx(n, notType)
 		}
+		return wrongType()
 	case nil:
 		switch t {
 		case "string":
-			if c.checkString(o, "") == "" {
-				return "", true, ""
+			if why := stringWhy(""); why != "" {
+				return invalid("null: %s", why)
 			}
+			return approx("", notType)
 		case "boolean":
-			return false, true, ""
+			return approx(false, notType)
 		case "integer", "number":
-			if c.checkNumber(o, 0) == "" {
-				return json.Number("0"), true, ""
+			if why := numberWhy(0); why != "" {
+				return invalid("null: %s", why)
 			}
+			return approx(0.0, notType)
 		}
+		return wrongType()
 	case []any:
 		if t != "array" {
-			break
+			return wrongType()
 		}
-		if len(x) < o.minItems || (o.maxItemsVal != nil && len(x) > *o.maxItemsVal) {
-			return nil, false, fmt.Sprintf("has %d items, outside the allowed count", len(x))
+		lo := 0
+		if o.minItems != nil {
+			lo = *o.minItems
+		}
+		if len(x) < lo || (o.maxItems != nil && len(x) > *o.maxItems) {
+			return invalid("it has %d items, outside the allowed count", len(x))
 		}
 		if o.Items == nil {
-			return x, true, ""
+			return verdict{valid: true}
 		}
 		out := make([]any, len(x))
+		approximated := false
 		for i, item := range x {
-			got, ok, why := c.validate(o.Items, item)
-			if !ok {
-				return nil, false, fmt.Sprintf("item %d %s", i, why)
+			r := c.validate(o.Items, data, item)
+			switch {
+			case r.valid:
+				out[i] = item
+			case r.hasApprox:
+				out[i], approximated = r.approx, true
+			default:
+				return invalid("item %d: %s", i, r.why)
 			}
-			out[i] = got
 		}
-		return out, true, ""
+		if approximated {
+			return verdict{approx: out, hasApprox: true, why: "its items are not of the items' type"}
+		}
+		return verdict{valid: true}
 	case map[string]any:
 		if t != "object" {
-			break
+			return wrongType()
 		}
-		if len(o.Children) == 0 {
-			return x, true, ""
-		}
-		if len(x) != len(o.Children) {
-			return nil, false, "does not have exactly the option's properties"
+		if o.Node.Get("properties") == nil {
+			return verdict{valid: true}
 		}
 		out := map[string]any{}
-		for k, item := range x {
-			child := childNamed(o, k)
-			if child == nil {
-				return nil, false, fmt.Sprintf("has unknown property %q", k)
-			}
-			got, ok, why := c.validate(child, item)
+		approximated := len(x) > len(o.Children)
+		for _, child := range o.Children {
+			item, ok := x[child.Name]
 			if !ok {
-				return nil, false, fmt.Sprintf("property %q %s", k, why)
+				return invalid("it has no property %q", child.Name)
 			}
-			out[k] = got
+			r := c.validate(child, data, item)
+			switch {
+			case r.valid:
+				out[child.Name] = item
+			case r.hasApprox:
+				out[child.Name], approximated = r.approx, true
+			default:
+				return invalid("property %q: %s", child.Name, r.why)
+			}
 		}
-		return out, true, ""
+		if approximated {
+			return verdict{approx: out, hasApprox: true, why: "it has properties the option does not have"}
+		}
+		return verdict{valid: true}
 	}
-	return nil, false, fmt.Sprintf("%s is not a valid %s", show(v), typeOrUnknown(t))
+	return wrongType()
 }
 
-func typeOrUnknown(t string) string {
-	if t == "" {
-		return "value for an option without a type"
+func rangeText(f SliderFields) string {
+	unit := ""
+	if f.Unit != nil {
+		unit = *f.Unit
 	}
-	return t
+	lo, hi := "-∞", "∞"
+	if f.Min != nil {
+		lo = jsNumberString(*f.Min) + unit
+	}
+	if f.Max != nil {
+		hi = jsNumberString(*f.Max) + unit
+	}
+	return lo + " to " + hi
 }
 
-func childNamed(o *Option, name string) *Option {
-	for _, c := range o.Children {
-		if c.Name == name {
-			return c
-		}
+// Validate judges a value for an option the way the platform does before
+// using it as a default. It returns the value it would use (the platform
+// coerces some scalars, such as the number 3600 into the string "3600"),
+// whether it is usable, and if not why.
+func (c *Context) Validate(s *Schema, o *Option, v any) (any, bool, string) {
+	cm := &computer{s: s, ctx: c, root: &scope{c.dataFor(s.Platform)}, form: &Form{byKey: map[string]*Field{}}, enums: map[*Option][]any{}}
+	var r verdict
+	if !cm.try(func() { r = cm.validate(o, cm.root, jsValue(v)) }) {
+		return nil, false, "the option's choices cannot be computed"
 	}
-	return nil
-}
-
-func (c *computer) checkString(o *Option, s string) string {
-	if o.pattern != "" {
-		if re := o.patternRegexp(); re != nil && !re.MatchString(s) {
-			return fmt.Sprintf("%q does not match the pattern %q", s, o.pattern)
-		}
+	switch {
+	case r.valid:
+		return jsValue(v), true, ""
+	case r.hasApprox:
+		return r.approx, true, ""
 	}
-	if b, _, ok := c.ctx.Bounds(o); ok {
-		x, err := slider.Parse(s, b.Unit)
-		if err != nil {
-			return err.Error()
-		}
-		if !b.Contains(x) {
-			return fmt.Sprintf("%q is outside the slider range %s to %s", s, b.Format(b.Min), b.Format(b.Max))
-		}
-	}
-	return ""
-}
-
-func (c *computer) checkNumber(o *Option, f float64) string {
-	if o.minimum != nil && f < *o.minimum {
-		return fmt.Sprintf("%s is below the minimum %s", slider.Num(f), slider.Num(*o.minimum))
-	}
-	if b, _, ok := c.ctx.Bounds(o); ok && !b.Contains(f) {
-		return fmt.Sprintf("%s is outside the slider range %s to %s", slider.Num(f), slider.Num(b.Min), slider.Num(b.Max))
-	}
-	if o.Type == "integer" && f != float64(int64(f)) {
-		return fmt.Sprintf("%s is not a whole number", slider.Num(f))
-	}
-	return ""
-}
-
-func toFloat(v any) float64 {
-	switch x := v.(type) {
-	case json.Number:
-		f, _ := x.Float64()
-		return f
-	case float64:
-		return x
-	case int:
-		return float64(x)
-	case int64:
-		return float64(x)
-	}
-	return 0
+	return nil, false, r.why
 }
 
 func show(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return jsNumberString(x)
+	case nil:
+		return "null"
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
@@ -480,13 +993,8 @@ func show(v any) string {
 
 // equalJSON compares two plain values as JSON values (numbers by value).
 func equalJSON(a, b any) bool {
+	a, b = jsValue(a), jsValue(b)
 	switch x := a.(type) {
-	case json.Number, float64, int, int64:
-		switch b.(type) {
-		case json.Number, float64, int, int64:
-			return toFloat(x) == toFloat(b)
-		}
-		return false
 	case map[string]any:
 		y, ok := b.(map[string]any)
 		if !ok || len(x) != len(y) {
@@ -517,27 +1025,48 @@ func equalJSON(a, b any) bool {
 // EqualJSON compares two plain values as JSON values (numbers by value).
 func EqualJSON(a, b any) bool { return equalJSON(a, b) }
 
-// ValueAt returns the value at a slash path of a values document.
-func ValueAt(values any, path string) (any, bool) {
-	if path == "" {
-		return values, true
-	}
-	return launchcontext.Lookup(values, strings.Split(path, "/"))
+// ValueAt returns the value at key segments of a values document.
+func ValueAt(values any, key []string) (any, bool) {
+	return launchcontext.Lookup(values, key)
 }
 
-// isHidden evaluates an option's visibility against the computed values.
-// A path that points at nothing never hides anything.
-func (f *Form) isHidden(o *Option) bool {
-	h := o.Hidden
-	if h == nil {
-		return false
+// DroppedChoices lists the listEnum and enum lists the form drops whole
+// because one of their values does not fit the option, with what the form
+// offers instead.
+func (f *Form) DroppedChoices() []NodeError {
+	if f.c == nil {
+		return nil
 	}
-	if h.Always {
-		return true
+	var out []NodeError
+	for _, fd := range f.Fields {
+		o := fd.Option
+		if o.Node.Kind != doc.Object {
+			continue
+		}
+		for _, n := range []*doc.Node{o.ListEnum, o.Enum} {
+			if n == nil || n.Kind != doc.Array {
+				continue
+			}
+			for _, it := range n.Items {
+				r := f.c.validateNoEnum(o, f.c.root, jsValue(it.Value()))
+				if r.valid {
+					continue
+				}
+				instead := "the option is no select"
+				if choices := f.Choices(o); len(choices) > 0 {
+					instead = "the select offers " + showList(choices)
+				}
+				out = append(out, NodeError{Node: it, Msg: fmt.Sprintf("%s of option %q is ignored whole because its value %s does not fit the option (%s); %s", n.Key, o.Path, show(jsValue(it.Value())), r.why, instead)})
+				break
+			}
+		}
 	}
-	if h.Value == nil || h.Path == "" || o.InItems {
-		return false
+	return out
+}
+
+func withArticle(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
+		return "an " + word
 	}
-	v, ok := ValueAt(f.Values, h.TargetPath(o))
-	return ok && equalJSON(v, h.Value.Value())
+	return "a " + word
 }

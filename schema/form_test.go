@@ -229,16 +229,16 @@ func TestComputeOrder(t *testing.T) {
 		// A path the context does not have falls back to default.
 		{"git/project", "none", true, FromDefault},
 		// A valid default beats values.yaml.
-		{"order/size", json.Number("5"), true, FromDefault},
+		{"order/size", 5.0, true, FromDefault},
 		// An invalid default falls back to values.yaml.
-		{"order/level", 3, true, FromValues},
+		{"order/level", 3.0, true, FromValues},
 		// A default of the wrong type is not coerced.
 		{"order/levelString", nil, false, FromNothing},
 		{"order/fromValues", "from-values", true, FromValues},
 		{"order/unset", nil, false, FromNothing},
 		// A context value that fails the option falls back.
 		{"order/mode", "fast", true, FromDefault},
-		{"order/port", json.Number("8080"), true, FromDefault},
+		{"order/port", 8080.0, true, FromDefault},
 	})
 	for _, tc := range []struct {
 		path        string
@@ -247,10 +247,10 @@ func TestComputeOrder(t *testing.T) {
 		rejected    bool
 		defRejected bool
 	}{
-		{"git/cache", json.Number("3600"), true, false, false},
+		{"git/cache", 3600.0, true, false, false},
 		{"git/project", nil, false, false, false},
 		{"order/mode", "en", true, true, false},
-		{"order/port", json.Number("80"), true, true, false},
+		{"order/port", 80.0, true, true, false},
 		{"order/level", nil, false, false, true},
 		{"order/levelString", nil, false, false, true},
 		{"order/size", nil, false, false, false},
@@ -268,7 +268,7 @@ func TestComputeOrder(t *testing.T) {
 	if _, ok := order["unset"]; ok {
 		t.Errorf("an undefined option is in the values: %#v", order)
 	}
-	if order["fromValues"] != "from-values" || order["size"] != json.Number("5") {
+	if order["fromValues"] != "from-values" || order["size"] != 5.0 {
 		t.Errorf("values order = %#v", order)
 	}
 	git := f.Values["git"].(map[string]any)
@@ -334,6 +334,20 @@ func TestComputeRegionSliders(t *testing.T) {
 	}
 }
 
+// With an empty unit the platform reads a slider value with parseFloat,
+// which ignores what follows the number: "1Gi" is accepted as 1.
+func TestComputeEmptyUnitParseFloat(t *testing.T) {
+	s := formOf(t, "true", `""`)
+	reg := parseRegion(t, strings.Replace(testRegion, "resources: {cpuLimit: 4000m, memoryLimit: 8Gi, gpu: \"2\", disk: 10Gi}", "resources: {gpu: 1Gi}", 1))
+	f := Compute(s, NewContext(profile(t), reg, nil, ""), nil)
+	if fd := field(t, f, "resources/limits/nvidia.com/gpu"); fd.Value != "1Gi" || fd.Source != FromContext {
+		t.Errorf("gpu = %#v from %q, want \"1Gi\" from the context", fd.Value, fd.Source)
+	}
+	if len(f.Failures) != 0 && hasFailure(f, FailSlider, "resources/limits/nvidia.com/gpu", "") {
+		t.Errorf("the slider fails on 1Gi: %v", failureList(f))
+	}
+}
+
 func TestComputeRegionValueRejected(t *testing.T) {
 	s := formOf(t, "true", `""`)
 	for _, tc := range []struct {
@@ -346,7 +360,7 @@ func TestComputeRegionValueRejected(t *testing.T) {
 		{"cpu in whole CPUs", `{cpuLimit: "4"}`, "resources/limits/cpu", "2000m", `"m"`},
 		{"memory in another unit", `{memoryLimit: 8192Mi}`, "resources/limits/memory", "4Gi", `"Gi"`},
 		{"gpu above the region max", `{gpu: "3"}`, "resources/limits/nvidia.com/gpu", "1", "outside"},
-		{"gpu with a unit", `{gpu: 1Gi}`, "resources/limits/nvidia.com/gpu", "1", "not a number"},
+		{"gpu that is no number", `{gpu: one}`, "resources/limits/nvidia.com/gpu", "1", "not a number"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := parseRegion(t, strings.Replace(testRegion, "resources: {cpuLimit: 4000m, memoryLimit: 8Gi, gpu: \"2\", disk: 10Gi}", "resources: "+tc.resources, 1))
@@ -404,7 +418,7 @@ func TestComputeBoundsPrecedence(t *testing.T) {
 			if gpu.Value != tc.gpuValue || gpu.Source != tc.gpuValueFrom {
 				t.Errorf("gpu = %#v from %q, want %#v from %q (rejected %q)", gpu.Value, gpu.Source, tc.gpuValue, tc.gpuValueFrom, gpu.ContextRejected)
 			}
-			b, origin, ok := tc.ctx.Bounds(s.Option(gpuPath))
+			b, origin, ok := tc.ctx.Bounds(Catalogist, s.Option(gpuPath))
 			if !ok || b != tc.gpu || origin != tc.gpuFrom {
 				t.Errorf("Context.Bounds(gpu) = %v, %q, %v", b, origin, ok)
 			}
@@ -413,7 +427,7 @@ func TestComputeBoundsPrecedence(t *testing.T) {
 			}
 		})
 	}
-	if _, _, ok := NewContext(nil, regionFull, nil, "").Bounds(s.Option("git/name")); ok {
+	if _, _, ok := NewContext(nil, regionFull, nil, "").Bounds(Catalogist, s.Option("git/name")); ok {
 		t.Errorf("an option that is not a slider has bounds")
 	}
 }
@@ -485,8 +499,9 @@ func TestComputeArrays(t *testing.T) {
 		{"tolerations/[]/key", "gpu", true, FromDefault},
 		{"emptyList", []any{}, true, FromItems},
 		{"emptyList/[]", "x", true, FromDefault},
-		// A default with fewer items than minItems is not used.
-		{"listDefault", []any{}, true, FromItems},
+		// A default with fewer items than minItems is not used, and items
+		// without a default cannot fill minItems: the form will not open.
+		{"listDefault", nil, false, FromNothing},
 		{"listGood", []any{"a", "b"}, true, FromDefault},
 	})
 	if fd := field(t, f, "listDefault"); !strings.Contains(fd.DefaultRejected, "1 items") {
@@ -495,9 +510,17 @@ func TestComputeArrays(t *testing.T) {
 	if got := f.Values["tolerations"]; !reflect.DeepEqual(got, []any{item, item}) {
 		t.Errorf("values tolerations = %#v", got)
 	}
-	// values.yaml supplies an array when the schema has no valid default.
+	if !hasFailure(f, FailItems, "listDefault", "minItems 2 but its items get no default value") {
+		t.Errorf("no minItems failure: %v", failureList(f))
+	}
+	// values.yaml supplies an array when the schema has no valid default;
+	// it must then be valid, or the form will not open.
+	f = Compute(formOf(t, "true", `""`), nil, map[string]any{"listDefault": []any{"v", "w"}})
+	checkFields(t, f, []want{{"listDefault", []any{"v", "w"}, true, FromValues}})
 	f = Compute(formOf(t, "true", `""`), nil, map[string]any{"listDefault": []any{"v"}})
-	checkFields(t, f, []want{{"listDefault", []any{"v"}, true, FromValues}})
+	if !hasFailure(f, FailValue, "listDefault", "values.yaml gives [\"v\"], which the form does not accept either (it has 1 items") {
+		t.Errorf("no failure for an invalid values.yaml value: %v", failureList(f))
+	}
 }
 
 func TestValidate(t *testing.T) {
@@ -514,7 +537,7 @@ func TestValidate(t *testing.T) {
 		{"git/cache", true, "true", true},
 		{"git/enabled", "true", true, true},
 		{"git/enabled", "maybe", nil, false},
-		{"order/size", "7", json.Number("7"), true},
+		{"order/size", "7", 7.0, true},
 		{"order/size", json.Number("7.5"), nil, false},
 		{"order/port", json.Number("80"), nil, false},
 		{"order/mode", "slow", "slow", true},
@@ -528,7 +551,7 @@ func TestValidate(t *testing.T) {
 		{"listDefault", []any{"x"}, nil, false},
 		{"git", map[string]any{}, nil, false},
 	} {
-		got, ok, why := ctx.Validate(s.Option(tc.path), tc.v)
+		got, ok, why := ctx.Validate(s, s.Option(tc.path), tc.v)
 		if ok != tc.ok || !reflect.DeepEqual(got, tc.want) || (ok == (why != "")) {
 			t.Errorf("Validate(%s, %#v) = %#v, %v, %q; want %#v, %v", tc.path, tc.v, got, ok, why, tc.want, tc.ok)
 		}
@@ -573,9 +596,33 @@ func TestEqualJSONAndValueAt(t *testing.T) {
 		{"a/missing", nil, false},
 		{"a/n/deeper", nil, false},
 	} {
-		got, ok := ValueAt(values, tc.path)
+		got, ok := ValueAt(values, strings.Split(tc.path, "/")[:len(strings.Split(tc.path, "/"))*btoi(tc.path != "")])
 		if ok != tc.ok || !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("ValueAt(%q) = %#v, %v; want %#v, %v", tc.path, got, ok, tc.want, tc.ok)
 		}
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func hasFailure(f *Form, kind FailureKind, path, msg string) bool {
+	for _, fl := range f.Failures {
+		if fl.Kind == kind && fl.Option.Path == path && strings.Contains(fl.Msg, msg) {
+			return true
+		}
+	}
+	return false
+}
+
+func failureList(f *Form) string {
+	var b strings.Builder
+	for _, fl := range f.Failures {
+		fmt.Fprintf(&b, "\n  %s %s (revealed %v): %s", fl.Kind, fl.Option.Path, fl.Revealed, fl.Msg)
+	}
+	return b.String()
 }

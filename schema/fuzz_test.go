@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/region"
 )
 
@@ -24,6 +25,21 @@ func FuzzSchema(f *testing.F) {
 		})
 	}
 	f.Add([]byte(`{"type":"object","properties":{"a":{"type":"array","minItems":3,"items":{"type":"object","properties":{"b":{"const":1}}}}}}`))
+	f.Add([]byte(`{"type":"object","definitions":{"n":{"type":"object","properties":{"c":{"$ref":"#/definitions/n"}}}},"properties":{"t":{"$ref":"#/definitions/n"},"r":{"type":"object","x-onyxia":{"overwriteSchemaWith":"loop.json"}},"s":{"$ref":"base.json"}}}`))
+	f.Add([]byte(`{"type":"object","properties":{"l":{"type":"string","sliderMin":1,"sliderMax":4,"sliderExtremity":"down","sliderRangeId":"m","default":"5"},"u":{"type":"number","sliderMin":1,"sliderMax":4,"sliderUnit":"","sliderExtremity":"up","sliderRangeId":"m","default":2}}}`))
+	dir := f.TempDir()
+	for name, content := range map[string]string{
+		"loop.json": `{"type":"object","properties":{"again":{"type":"object","x-onyxia":{"overwriteSchemaWith":"loop.json"}}}}`,
+		"base.json": `{"type":"string","default":"b","$ref":"#/definitions/n"}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			f.Fatal(err)
+		}
+	}
+	registry, err := LoadRegistry(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
 	reg, err := region.Parse([]byte(`resources: {cpuLimit: 4000m, gpu: "1"}
 sliders:
   cpu: {sliderMin: 100, sliderMax: 8000, sliderStep: 100, sliderUnit: m}
@@ -39,6 +55,19 @@ sliders:
 			return
 		}
 		s.ForeignExtensions()
+		s.Shapes()
+		root, _ := doc.ParseJSON(data)
+		o := Build(root, "f.json", Env{ExtKey: "x-onyxia", Platform: Onyxia, Registry: registry})
+		o.Shapes()
+		of := Compute(o, ctx, map[string]any{"r": map[string]any{"again": nil}})
+		of.DroppedChoices()
+		Check(o, ctx, map[string]any{"l": "9", "u": 1})
+		for _, fl := range of.Failures {
+			if fl.Node == nil || fl.Msg == "" {
+				t.Fatalf("failure without a place or a message: %+v", fl)
+			}
+			o.FileOf(fl.Node)
+		}
 		form := Compute(s, ctx, map[string]any{"a": []any{1, "x"}, "git": map[string]any{"enabled": "yes"}})
 		if len(form.Fields) != len(s.Options) {
 			t.Fatalf("%d fields for %d options", len(form.Fields), len(s.Options))

@@ -5,8 +5,10 @@ package schema
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
@@ -18,35 +20,58 @@ import (
 // reference platform spells it x-onyxia.
 const DefaultExtensionKey = "x-platform"
 
-// Types the platform's form accepts for an option.
-var Types = []string{"object", "array", "string", "number", "integer", "boolean"}
-
-// Renders and extremities the platform's form accepts.
-var (
-	Renders     = []string{"slider", "textArea", "password", "list"}
-	Extremities = []string{"down", "up"}
-)
-
-// ExtensionKeys are the keys the platform reads inside the extension object.
-var ExtensionKeys = []string{"overwriteDefaultWith", "useRegionSliderConfig", "overwriteListEnumWith", "hidden", "readonly", "overwriteSchemaWith"}
-
-// Schema is one parsed values.schema.json.
+// Schema is one parsed values.schema.json, as the platform's form reads it:
+// after the platform's API resolved it against its schema registry.
 type Schema struct {
-	File   string
-	Root   *doc.Node
-	ExtKey string
-	// Top is the option of the root object; its path is "".
+	// File is the chart's schema file.
+	File string
+	// Source is the document as the chart writes it, which Helm validates
+	// values against; Root is the document the form reads, Source with the
+	// registry's schemas substituted and $ref inlined (Source itself when
+	// nothing changed).
+	Source, Root *doc.Node
+	ExtKey       string
+	Platform     *Platform
+	Registry     *Registry
+	// Top is the option of the root object; its key is empty.
 	Top *Option
 	// Options lists every option below Top, parents before children, in
 	// document order.
 	Options []*Option
-	byPath  map[string]*Option
+	// Substitutions are the properties replaced by registry schemas;
+	// Unresolved the names and $ref the API left as they are; ResolveErrors
+	// what keeps the API from serving the schema at all.
+	Substitutions []Substitution
+	Unresolved    []Reference
+	ResolveErrors []NodeError
+
+	byPath map[string]*Option
+	byKey  map[string]*Option
+	// files attributes document roots, and the roots of substituted subtrees,
+	// to the files they were read from.
+	files map[*doc.Node]string
 }
+
+// Env is what a schema is read with.
+type Env struct {
+	// ExtKey is the extension key; empty means DefaultExtensionKey.
+	ExtKey string
+	// Platform is the target; nil means PlatformFor("", ExtKey).
+	Platform *Platform
+	// Registry is the API's schema registry; nil resolves nothing but
+	// #/definitions references.
+	Registry *Registry
+}
+
+// ItemsKey is the key segment of an array's items.
+const ItemsKey = "[]"
 
 // Option is one node of the form: a property, or the items of an array.
 type Option struct {
-	// Path is the slash path from the values root ("git/enabled"), as
-	// hidden conditions write it; items of an array add a "[]" segment.
+	// Key is the option's key segments from the values root; the items of an
+	// array add ItemsKey. A segment may hold a slash (nvidia.com/gpu).
+	Key []string
+	// Path is Key joined with slashes, for messages.
 	Path     string
 	Name     string
 	Node     *doc.Node
@@ -63,25 +88,28 @@ type Option struct {
 	Default, Const, Enum, ListEnum *doc.Node
 	Render                         string
 
-	// Slider holds the chart's own slider fields; HasSlider is true when the
-	// option is a slider (render slider or sliderMin present).
-	HasSlider                         bool
-	Slider                            slider.Config
-	SliderNodes                       SliderNodes
-	Extremity, ExtremitySemantic      string
-	RangeID                           string
-	ExtremityNode, RangeIDNode        *doc.Node
-	Hidden                            *Hidden
-	Ext                               *Extension
-	Readonly                          bool
-	schemaHasMinItems                 bool
-	minItems                          int
-	minimum, maximum                  *float64
-	pattern                           string
-	patternOnce                       sync.Once
-	patternRe                         *regexp.Regexp
-	patternNode                       *doc.Node
-	minLength, maxLength, maxItemsVal *int
+	// HasSlider is true when the option has sliderMin (a select, with an
+	// enum or listEnum, still wins in the form); Slider holds the chart's own
+	// slider fields and SliderNodes their nodes.
+	HasSlider                    bool
+	Slider                       slider.Config
+	SliderNodes                  SliderNodes
+	Extremity, ExtremitySemantic string
+	RangeID                      string
+	ExtremityNode, RangeIDNode   *doc.Node
+	Hidden                       *Hidden
+	Ext                          *Extension
+	Readonly                     bool
+
+	minItems    *int
+	maxItems    *int
+	minimum     *float64
+	pattern     string
+	patternOnce sync.Once
+	patternRe   *regexp.Regexp
+	patternNode *doc.Node
+	minLength   *int
+	maxLength   *int
 }
 
 // SliderNodes are the nodes of the chart's slider fields, nil when absent.
@@ -107,6 +135,7 @@ type Extension struct {
 	OverwriteDefaultWith  *doc.Node
 	UseRegionSliderConfig *doc.Node
 	OverwriteListEnumWith *doc.Node
+	OverwriteSchemaWith   *doc.Node
 	Hidden, Readonly      *doc.Node
 }
 
@@ -119,7 +148,7 @@ func (o *Option) patternRegexp() *regexp.Regexp {
 }
 
 // SliderConfigName returns the name of the region slider configuration the
-// option uses, or "".
+// option asks for, or "".
 func (o *Option) SliderConfigName() string {
 	if o.Ext == nil || o.Ext.UseRegionSliderConfig == nil || o.Ext.UseRegionSliderConfig.Kind != doc.String {
 		return ""
@@ -135,18 +164,30 @@ func (o *Option) Label() string {
 	return o.Name
 }
 
+// Group reports whether the form shows the option as a group of its
+// properties: an object with a properties mapping. An object without one is
+// a YAML field.
+func (o *Option) Group() bool {
+	p := o.Node.Get("properties")
+	return o.Type == "object" && p != nil && p.Kind == doc.Object
+}
+
 // Load reads and parses a schema file.
 func Load(path, extKey string) (*Schema, error) {
+	return LoadEnv(path, Env{ExtKey: extKey})
+}
+
+// LoadEnv reads and parses a schema file in an environment.
+func LoadEnv(path string, env Env) (*Schema, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading schema: %w", err)
 	}
-	s, err := Parse(data, extKey)
+	root, err := doc.ParseJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", path, err)
 	}
-	s.File = path
-	return s, nil
+	return Build(root, path, env), nil
 }
 
 // Parse builds the option tree of a schema document. Only a document that
@@ -161,23 +202,94 @@ func Parse(data []byte, extKey string) (*Schema, error) {
 
 // FromNode builds the option tree of an already parsed schema document.
 func FromNode(root *doc.Node, extKey string) *Schema {
+	return Build(root, "", Env{ExtKey: extKey})
+}
+
+// Build resolves a parsed schema document as the platform's API does and
+// builds its option tree. file names the document in findings.
+func Build(root *doc.Node, file string, env Env) *Schema {
+	extKey := env.ExtKey
 	if extKey == "" {
 		extKey = DefaultExtensionKey
 	}
-	s := &Schema{Root: root, ExtKey: extKey, byPath: map[string]*Option{}}
-	s.Top = s.build(root, nil, "", "", false)
+	p := env.Platform
+	if p == nil {
+		p, _ = PlatformFor("", extKey)
+	}
+	s := &Schema{File: file, Source: root, ExtKey: extKey, Platform: p, Registry: env.Registry,
+		byPath: map[string]*Option{}, byKey: map[string]*Option{}, files: map[*doc.Node]string{root: file}}
+	s.Root = resolveSchema(s, env.Registry)
+	s.Top = s.build(s.Root, nil, "", nil, false)
 	return s
 }
 
-// Option returns the option at a slash path, or nil.
-func (s *Schema) Option(path string) *Option { return s.byPath[strings.Trim(path, "/")] }
+// FileOf returns the file a node of Root was read from: the chart's schema
+// file, or a registry file for a substituted subtree.
+func (s *Schema) FileOf(n *doc.Node) string {
+	for c := n; c != nil; c = c.Parent {
+		if f, ok := s.files[c]; ok {
+			return f
+		}
+		if s.Registry != nil {
+			if f, ok := s.Registry.roots[c]; ok {
+				return f
+			}
+		}
+	}
+	return s.File
+}
 
-func (s *Schema) build(n *doc.Node, parent *Option, name, path string, inItems bool) *Option {
-	o := &Option{Path: path, Name: name, Node: n, Parent: parent, InItems: inItems}
+// Option returns the option at a slash-joined path as Option.Path writes it
+// ("limits/nvidia.com/gpu"), or nil.
+func (s *Schema) Option(path string) *Option { return s.byPath[path] }
+
+// OptionKey returns the option at key segments, or nil.
+func (s *Schema) OptionKey(key ...string) *Option { return s.byKey[joinKey(key)] }
+
+// Resolve returns the option that key segments of a values path lead to:
+// under an array, a whole-number segment stands for an item. It is how a
+// path the platform splits on slashes (hidden.path) names an option.
+func (s *Schema) Resolve(segs []string) *Option {
+	o := s.Top
+	for _, seg := range segs {
+		switch {
+		case o.Items != nil && (isIndex(seg) || seg == ItemsKey):
+			o = o.Items
+		default:
+			o = childNamed(o, seg)
+		}
+		if o == nil {
+			return nil
+		}
+	}
+	return o
+}
+
+func isIndex(s string) bool {
+	if s == "" || (len(s) > 1 && s[0] == '0') {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// joinKey makes a map key of segments; NUL cannot occur in a JSON key
+// that reached us through the parser's checks, and a slash can.
+func joinKey(segs []string) string { return strings.Join(segs, "\x00") }
+
+func (s *Schema) build(n *doc.Node, parent *Option, name string, key []string, inItems bool) *Option {
+	o := &Option{Key: key, Path: strings.Join(key, "/"), Name: name, Node: n, Parent: parent, InItems: inItems}
 	if parent != nil {
 		s.Options = append(s.Options, o)
-		if _, dup := s.byPath[path]; !dup {
-			s.byPath[path] = o
+		if _, dup := s.byPath[o.Path]; !dup {
+			s.byPath[o.Path] = o
+		}
+		if k := joinKey(key); s.byKey[k] == nil {
+			s.byKey[k] = o
 		}
 	}
 	if n.Kind != doc.Object {
@@ -197,28 +309,12 @@ func (s *Schema) build(n *doc.Node, parent *Option, name, path string, inItems b
 	if v, ok := n.Get("minimum").Float(); ok {
 		o.minimum = &v
 	}
-	if v, ok := n.Get("maximum").Float(); ok {
-		o.maximum = &v
-	}
-	if v, ok := n.Get("minItems").Float(); ok {
-		o.schemaHasMinItems, o.minItems = true, int(v)
-	}
-	if v, ok := n.Get("maxItems").Float(); ok {
-		i := int(v)
-		o.maxItemsVal = &i
-	}
-	if v, ok := n.Get("minLength").Float(); ok {
-		i := int(v)
-		o.minLength = &i
-	}
-	if v, ok := n.Get("maxLength").Float(); ok {
-		i := int(v)
-		o.maxLength = &i
-	}
+	o.minItems, o.maxItems = intOf(n.Get("minItems")), intOf(n.Get("maxItems"))
+	o.minLength, o.maxLength = intOf(n.Get("minLength")), intOf(n.Get("maxLength"))
 
 	sn := SliderNodes{Render: n.Get("render"), Min: n.Get("sliderMin"), Max: n.Get("sliderMax"), Step: n.Get("sliderStep"), Unit: n.Get("sliderUnit")}
 	o.SliderNodes = sn
-	o.HasSlider = o.Render == "slider" || sn.Min != nil
+	o.HasSlider = sn.Min != nil
 	o.Slider.Min, _ = sn.Min.Float()
 	o.Slider.Max, _ = sn.Max.Float()
 	o.Slider.Step, _ = sn.Step.Float()
@@ -232,6 +328,7 @@ func (s *Schema) build(n *doc.Node, parent *Option, name, path string, inItems b
 			o.Ext.OverwriteDefaultWith = ext.Get("overwriteDefaultWith")
 			o.Ext.UseRegionSliderConfig = ext.Get("useRegionSliderConfig")
 			o.Ext.OverwriteListEnumWith = ext.Get("overwriteListEnumWith")
+			o.Ext.OverwriteSchemaWith = ext.Get("overwriteSchemaWith")
 			o.Ext.Hidden = ext.Get("hidden")
 			o.Ext.Readonly = ext.Get("readonly")
 			o.Readonly = o.Ext.Readonly.Bool()
@@ -241,13 +338,42 @@ func (s *Schema) build(n *doc.Node, parent *Option, name, path string, inItems b
 
 	if props := n.Get("properties"); props != nil && props.Kind == doc.Object {
 		for _, m := range props.Members {
-			o.Children = append(o.Children, s.build(m, o, m.Key, joinPath(path, m.Key), inItems))
+			// A key written twice counts once, with its last value, as in
+			// JSON.parse and Helm.
+			if props.Get(m.Key) != m {
+				continue
+			}
+			o.Children = append(o.Children, s.build(m, o, m.Key, appendKey(key, m.Key), inItems))
 		}
+		// The form walks properties in JavaScript's order: keys that are
+		// array indexes first, ascending, then the others as written.
+		sort.SliceStable(o.Children, func(i, j int) bool {
+			a, aIdx := jsArrayIndex(o.Children[i].Name)
+			b, bIdx := jsArrayIndex(o.Children[j].Name)
+			return aIdx && (!bIdx || a < b)
+		})
 	}
 	if items := n.Get("items"); items != nil && items.Kind == doc.Object {
-		o.Items = s.build(items, o, "[]", joinPath(path, "[]"), true)
+		o.Items = s.build(items, o, ItemsKey, appendKey(key, ItemsKey), true)
 	}
 	return o
+}
+
+func appendKey(key []string, seg string) []string {
+	out := make([]string, len(key)+1)
+	copy(out, key)
+	out[len(key)] = seg
+	return out
+}
+
+// intOf reads a whole number; nil when absent or not one.
+func intOf(n *doc.Node) *int {
+	f, ok := n.Float()
+	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
+		return nil
+	}
+	i := int(f)
+	return &i
 }
 
 func readHidden(h *doc.Node, ext *Extension) *Hidden {
@@ -275,25 +401,20 @@ func readHidden(h *doc.Node, ext *Extension) *Hidden {
 	return out
 }
 
-func joinPath(parent, name string) string {
-	if parent == "" {
-		return name
+// Target returns the values path a hidden condition looks at, as the
+// platform builds it: hidden.path split on slashes, from the values root or,
+// with isPathRelative, after the key of the object holding the option. A
+// leading slash gives an empty first segment, as it does in the platform.
+func (h *Hidden) Target(o *Option) []string {
+	segs := strings.Split(h.Path, "/")
+	if !h.Relative || o.Parent == nil {
+		return segs
 	}
-	return parent + "/" + name
+	return append(append([]string(nil), o.Parent.Key...), segs...)
 }
 
-// TargetPath returns the absolute slash path a hidden condition looks at.
-func (h *Hidden) TargetPath(o *Option) string {
-	p := strings.Trim(h.Path, "/")
-	if !h.Relative {
-		return p
-	}
-	base := ""
-	if o.Parent != nil {
-		base = o.Parent.Path
-	}
-	return joinPath(base, p)
-}
+// TargetPath returns Target joined with slashes, for messages.
+func (h *Hidden) TargetPath(o *Option) string { return strings.Join(h.Target(o), "/") }
 
 // ForeignExtensions lists the x-* keys of the schema, other than the
 // configured one, that hold the extension's fields: a sign the catalog was
@@ -329,4 +450,13 @@ func holdsExtensionFields(n *doc.Node) bool {
 		}
 	}
 	return false
+}
+
+func childNamed(o *Option, name string) *Option {
+	for _, c := range o.Children {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
 }

@@ -84,7 +84,6 @@ func TestParseOptionPaths(t *testing.T) {
 		inItems            bool
 	}{
 		{"git/enabled", "enabled", "git", false},
-		{"/git/enabled/", "enabled", "git", false}, // slashes around are ignored
 		{"limits/nvidia.com/gpu", "nvidia.com/gpu", "limits", false},
 		{"tolerations/[]", "[]", "tolerations", true},
 		{"tolerations/[]/key", "key", "tolerations/[]", true},
@@ -93,6 +92,9 @@ func TestParseOptionPaths(t *testing.T) {
 		if o == nil {
 			t.Errorf("Option(%q) = nil", tc.path)
 			continue
+		}
+		if k := s.OptionKey(o.Key...); k != o {
+			t.Errorf("OptionKey(%q) = %v", o.Key, k)
 		}
 		if o.Name != tc.name || o.Parent.Path != tc.parent || o.InItems != tc.inItems {
 			t.Errorf("Option(%q) = name %q parent %q inItems %v; want %q %q %v", tc.path, o.Name, o.Parent.Path, o.InItems, tc.name, tc.parent, tc.inItems)
@@ -180,11 +182,35 @@ func TestTargetPath(t *testing.T) {
 		"b": {"type": "string", "hidden": {"path": "/c/", "value": 1, "isPathRelative": true}},
 		"d": {"type": "string", "hidden": {"path": "/c/", "value": 1}},
 		"e": {"type": "string", "hidden": {"path": "x/y", "value": 1, "isPathRelative": true}}}}}}`, "")
-	for path, want := range map[string]string{"a/b": "a/c", "a/d": "c", "a/e": "a/x/y"} {
+	// The path is split on every slash, as the platform splits it: a
+	// leading or trailing slash makes an empty segment, which names nothing.
+	for path, want := range map[string]string{"a/b": "a//c/", "a/d": "/c/", "a/e": "a/x/y"} {
 		o := s.Option(path)
 		if got := o.Hidden.TargetPath(o); got != want {
 			t.Errorf("%s: TargetPath = %q, want %q", path, got, want)
 		}
+	}
+	if o := s.Option("a/d"); s.Resolve(o.Hidden.Target(o)) != nil {
+		t.Errorf("a path with a leading slash resolves to an option")
+	}
+	if o := s.Option("a/e"); len(o.Hidden.Target(o)) != 3 {
+		t.Errorf("a/e: Target = %q", o.Hidden.Target(o))
+	}
+}
+
+// A key holding a slash is one segment: options are found by their key
+// segments, never by splitting a joined path.
+func TestKeySegments(t *testing.T) {
+	s := mustSchema(t, treeSchema, "")
+	o := s.OptionKey("limits", "nvidia.com/gpu")
+	if o == nil || o.Name != "nvidia.com/gpu" || len(o.Key) != 2 {
+		t.Fatalf("OptionKey(limits, nvidia.com/gpu) = %+v", o)
+	}
+	if s.Resolve([]string{"limits", "nvidia.com", "gpu"}) != nil {
+		t.Errorf("a slash-split path reaches the key holding a slash")
+	}
+	if got := s.Resolve([]string{"tolerations", "3", "key"}); got == nil || got.Path != "tolerations/[]/key" {
+		t.Errorf("Resolve(tolerations/3/key) = %v", got)
 	}
 }
 

@@ -348,11 +348,35 @@ func TestSiteInBrowser(t *testing.T) {
 	if got, err := chromedp.Run(ctx, chromedp.Title()); err != nil || got != "jupyter · "+title {
 		t.Errorf("the card link leads to %q (%v)", got, err)
 	}
-	for _, name := range []string{"jupyter", "postgresql", "vscode"} {
+	for _, name := range []string{"jupyter", "postgresql", "vscode", "python-base"} {
 		visit(normalSrv.URL, pageCheck{path: "charts/" + name + "/index.html", title: name + " · " + title, clean: true})
 		if name == "jupyter" {
 			screenshot("site-chart.png")
 		}
+	}
+	// An option's row is the target of its anchor, and links to itself.
+	const gpuRow = "option/resources/limits/nvidia.com~2Fgpu"
+	target := func() string {
+		t.Helper()
+		id, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(e => e ? e.id : '')(document.querySelector(':target'))`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	load(normalSrv.URL + "/charts/jupyter/index.html#" + gpuRow)
+	if got := target(); got != gpuRow {
+		t.Errorf("the GPU row's anchor targets %q, want %q", got, gpuRow)
+	}
+	visit(normalSrv.URL, pageCheck{path: "charts/jupyter/index.html", title: "jupyter · " + title, clean: true})
+	if got := target(); got != "" {
+		t.Fatalf("the page without a fragment targets %q", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`a[href="#`+gpuRow+`"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := target(); got != gpuRow {
+		t.Errorf("following the GPU row's own link targets %q, want %q", got, gpuRow)
 	}
 	// The way back to the index is relative and works.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`.crumbs a`)), chromedp.WaitVisible(chromedp.ID("cards"))); err != nil {
@@ -375,6 +399,19 @@ func TestSiteInBrowser(t *testing.T) {
 	}
 	if got := visibleCards(); !slices.Equal(got, []string{"jupyter", "postgresql", "vscode"}) {
 		t.Errorf("without JavaScript the index shows %q", got)
+	}
+	// The library chart has no card but is listed, and its link works.
+	if shown, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('library-charts').offsetParent !== null`)); err != nil || !shown {
+		t.Errorf("without JavaScript the library charts are not shown (%v)", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#library-charts a[href="charts/python-base/index.html"]`)), chromedp.WaitVisible(chromedp.ID("chart-versions"))); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := chromedp.Run(ctx, chromedp.Title()); err != nil || got != "python-base · "+title {
+		t.Errorf("without JavaScript the library chart's link leads to %q (%v)", got, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(normalSrv.URL+"/index.html")); err != nil {
+		t.Fatal(err)
 	}
 	if shown, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('filters').offsetParent !== null || document.getElementById('filter-status').textContent !== ''`)); err != nil || shown {
 		t.Errorf("without JavaScript the filter bar shows (or the script ran) (%v)", err)

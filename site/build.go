@@ -50,9 +50,13 @@ type pageView struct {
 }
 
 type indexView struct {
-	Cards    []*cardView
-	Keywords []keywordView
-	Count    int
+	// Cards are the launchable charts; Libraries the library charts,
+	// listed apart so that their versions stay easy to find.
+	Cards     []*cardView
+	Libraries []*cardView
+	Keywords  []keywordView
+	// Count is the number of cards.
+	Count int
 }
 
 type keywordView struct {
@@ -68,6 +72,7 @@ type cardView struct {
 	Href, Icon         string
 	Latest, AppVersion string
 	Deprecated         bool
+	Library            bool
 	Keywords           []string
 	// KeywordsJSON (lower-case keywords) and Search (lower-case text) feed
 	// catalog.js through data attributes.
@@ -83,10 +88,12 @@ type chartView struct {
 	README      template.HTML
 	Install     installView
 	ExtKey      string
-	FormNote    string
-	Options     []optionView
-	Versions    []versionView
-	Changes     []changeView
+	// Platform names the platform whose form the options describe.
+	Platform string
+	FormNote string
+	Options  []optionView
+	Versions []versionView
+	Changes  []changeView
 }
 
 type maintainerView struct {
@@ -95,7 +102,10 @@ type maintainerView struct {
 }
 
 type installView struct {
+	// HelmInstall and Launch are empty for a library chart, which is not
+	// installed on its own; Dependency is how a chart depends on it.
 	RepoAdd, HelmInstall, Launch string
+	Dependency                   string
 	RepoURL                      string
 	RepoKnown                    bool
 }
@@ -224,10 +234,16 @@ func (b *builder) indexPage() *pageView {
 	pv := b.basePage("")
 	pv.PageTitle = pv.Catalog.Title
 	pv.Description = pv.Catalog.Description
-	iv := &indexView{Count: len(b.charts)}
+	iv := &indexView{}
 	counts := map[string]*keywordView{}
 	for _, c := range b.charts {
 		card := b.card(c, "")
+		// A library chart gets no card: the cards are what can be launched,
+		// and what the filter counts.
+		if c.Library {
+			iv.Libraries = append(iv.Libraries, card)
+			continue
+		}
 		iv.Cards = append(iv.Cards, card)
 		for _, k := range card.Keywords {
 			key := strings.ToLower(k)
@@ -242,6 +258,7 @@ func (b *builder) indexPage() *pageView {
 		iv.Keywords = append(iv.Keywords, *kv)
 	}
 	slices.SortFunc(iv.Keywords, func(x, y keywordView) int { return strings.Compare(x.Key, y.Key) })
+	iv.Count = len(iv.Cards)
 	pv.Index = iv
 	return pv
 }
@@ -278,6 +295,7 @@ func (b *builder) card(c *Chart, root string) *cardView {
 		Icon:         fromRoot(root, b.icons[c]),
 		AppVersion:   c.AppVersion,
 		Deprecated:   c.Deprecated,
+		Library:      c.Library,
 		Keywords:     kws,
 		KeywordsJSON: string(kj),
 		Search:       strings.ToLower(strings.Join(append([]string{c.Name, c.Description}, kws...), " ")),
@@ -433,7 +451,13 @@ func (b *builder) chartPage(c *Chart) (*pageView, error) {
 		}
 		cv.Changes = append(cv.Changes, chv)
 	}
-	cv.Options, cv.FormNote = options(c)
+	// A library chart is never launched, so no form shows its options.
+	if !c.Library {
+		cv.Options, cv.FormNote = options(c)
+		if c.Schema != nil && c.Schema.Platform != nil {
+			cv.Platform = c.Schema.Platform.Name
+		}
+	}
 	pv.Chart = cv
 	return pv, nil
 }
@@ -469,13 +493,35 @@ func (b *builder) install(c *Chart) installView {
 	if len(c.Versions) > 0 && c.Versions[0].Version != "" {
 		version = " --version " + shellWord(c.Versions[0].Version)
 	}
-	return installView{
-		RepoAdd:     "helm repo add " + catName + " " + repoWord,
-		HelmInstall: "helm install my-" + c.Name + " " + ref + version,
-		Launch:      "catalogist launch " + ref + " \\\n  --repo " + repoWord + strings.Replace(version, " --version", " \\\n  --version", 1),
-		RepoURL:     repo,
-		RepoKnown:   known,
+	iv := installView{
+		RepoAdd:   "helm repo add " + catName + " " + repoWord,
+		RepoURL:   repo,
+		RepoKnown: known,
 	}
+	if c.Library {
+		iv.Dependency = dependencySnippet(c, repo)
+		return iv
+	}
+	iv.HelmInstall = "helm install my-" + c.Name + " " + ref + version
+	iv.Launch = "catalogist launch " + ref + " \\\n  --repo " + repoWord + strings.Replace(version, " --version", " \\\n  --version", 1)
+	return iv
+}
+
+// dependencySnippet is the Chart.yaml entry of a chart that uses a library
+// chart, at its latest version. Values are JSON strings, which YAML reads as
+// they are whatever they hold.
+func dependencySnippet(c *Chart, repo string) string {
+	quote := func(s string) string {
+		b, _ := json.Marshal(s)
+		return string(b)
+	}
+	var b strings.Builder
+	b.WriteString("dependencies:\n  - name: " + quote(c.Name) + "\n")
+	if len(c.Versions) > 0 && c.Versions[0].Version != "" {
+		b.WriteString("    version: " + quote(c.Versions[0].Version) + "\n")
+	}
+	b.WriteString("    repository: " + quote(repo))
+	return b.String()
 }
 
 // writeFiles writes the rendered files under dir, in name order.

@@ -66,8 +66,8 @@ func day(s string) time.Time {
 
 // normalCatalog is a realistic catalog: jupyter (README with headings, a
 // table and code, a schema with range sliders, region and catalog bounds,
-// profile pre-fills and hidden conditions), vscode and postgresql (an icon
-// URL that cannot load, no schema).
+// profile pre-fills and hidden conditions), vscode, postgresql (an icon
+// URL that cannot load, no schema) and python-base, a library chart.
 // unreachableIcon is an https icon URL that fails to load.
 const unreachableIcon = "https://127.0.0.1:9/postgresql.svg"
 
@@ -152,6 +152,19 @@ func normalCatalog(t *testing.T) *Catalog {
 				SourcePath:  "charts/postgresql",
 				Versions: []Version{
 					{Version: "0.3.0", AppVersion: "16.4", Created: day("2025-11-30T12:00:00Z"), Digest: strings.Repeat("cd", 32), URL: "postgresql-0.3.0.tgz"},
+				},
+			},
+			{
+				Name:        "python-base",
+				Description: "Templates shared by the Python environments.",
+				Keywords:    []string{"library", "python"},
+				Maintainers: []Maintainer{{Name: "IDE maintainers", Email: "ide@example.org"}},
+				README:      readFile(t, filepath.Join(dir, "charts", "python-base", "README.md")),
+				SourcePath:  "charts/python-base",
+				Library:     true,
+				Versions: []Version{
+					{Version: "0.4.0", Created: day("2026-02-01T10:00:00Z"), Digest: strings.Repeat("ef", 32), URL: "python-base-0.4.0.tgz"},
+					{Version: "0.3.1", Created: day("2025-10-01T10:00:00Z"), Digest: strings.Repeat("12", 32), URL: "python-base-0.3.1.tgz"},
 				},
 			},
 		},

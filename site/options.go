@@ -15,7 +15,9 @@ import (
 // optionView is one row of the options table.
 type optionView struct {
 	Path, Title, Description string
-	Type, Render             string
+	// Anchor is the row's id, Href the link to it (see anchor).
+	Anchor, Href string
+	Type, Render string
 	// Depth indents the row (0 to 5).
 	Depth int
 	// Group is an object with properties: a heading row.
@@ -47,9 +49,9 @@ func txt(s string) part  { return part{Text: s} }
 func code(s string) part { return part{Text: s, Code: true} }
 
 // options builds the options table from the chart's computed form (the one
-// computation of defaults, bounds and visibility; nothing is re-derived
-// here). A chart with a schema but no form gets the form of an empty
-// context.
+// computation of defaults, bounds, choices and visibility; nothing is
+// re-derived here). A chart with a schema but no form gets the form of an
+// empty context.
 func options(c *Chart) ([]optionView, string) {
 	form := c.Form
 	if form == nil {
@@ -57,6 +59,10 @@ func options(c *Chart) ([]optionView, string) {
 			return nil, ""
 		}
 		form = schema.Compute(c.Schema, nil, nil)
+	}
+	var platform *schema.Platform
+	if c.Schema != nil {
+		platform = c.Schema.Platform
 	}
 	var rows []optionView
 	region, catalog := false, false
@@ -71,7 +77,7 @@ func options(c *Chart) ([]optionView, string) {
 		case schema.BoundsCatalog:
 			catalog = true
 		}
-		rows = append(rows, optionRow(f))
+		rows = append(rows, optionRow(form, f, platform))
 	}
 	var note string
 	switch {
@@ -85,16 +91,19 @@ func options(c *Chart) ([]optionView, string) {
 	return rows, note
 }
 
-func optionRow(f *schema.Field) optionView {
+func optionRow(form *schema.Form, f *schema.Field, platform *schema.Platform) optionView {
 	o := f.Option
+	id := anchor(o)
 	v := optionView{
 		Path:        o.Path,
+		Anchor:      id,
+		Href:        "#" + id,
 		Title:       o.Title,
 		Description: o.Description,
 		Type:        o.Type,
 		Render:      o.Render,
 		Depth:       depth(o),
-		Group:       o.Type == "object" && len(o.Children) > 0,
+		Group:       o.Group(),
 	}
 	if v.Type == "" {
 		if o.Const != nil {
@@ -106,18 +115,56 @@ func optionRow(f *schema.Field) optionView {
 	if !v.Group {
 		v.Default = defaultOf(f)
 	}
-	v.Notes = notesOf(f)
+	v.Notes = notesOf(form, f, platform)
 	return v
 }
 
-// depth counts the option's ancestors below the root (a property name may
-// itself hold a slash, as nvidia.com/gpu does, so the path cannot tell).
+// depth indents an option by its key segments: one level for each
+// property, and one for the items of an array, which the table shows as a
+// row of their own between the array and the items' properties. The path
+// cannot tell: a segment may hold a slash (nvidia.com/gpu).
 func depth(o *schema.Option) int {
-	d := 0
-	for p := o.Parent; p != nil && p.Parent != nil; p = p.Parent {
-		d++
+	return max(0, min(len(o.Key)-1, 5))
+}
+
+// anchorPrefix starts every option's id. Its slash keeps the ids apart from
+// the README's heading ids, which are made of letters, digits and dashes.
+const anchorPrefix = "option"
+
+// anchor is the id of an option's row: its key segments, each after a
+// slash, with every byte of a segment other than a letter, digit, '.', '_'
+// or '-' written as ~XX (its hex code); the items of an array are '*'. A
+// slash inside a key is so told apart from one between keys
+// (nvidia.com~2Fgpu is the key nvidia.com/gpu, nvidia.com/gpu the key gpu
+// under nvidia.com), and every character is one a URL fragment holds as it
+// is. The id depends on the key only: a link to a row outlives edits of the
+// rest of the schema.
+func anchor(o *schema.Option) string {
+	var chain []*schema.Option
+	for p := o; p != nil && p.Parent != nil; p = p.Parent {
+		chain = append(chain, p)
 	}
-	return min(d, 5)
+	var b strings.Builder
+	b.WriteString(anchorPrefix)
+	for i := len(chain) - 1; i >= 0; i-- {
+		p := chain[i]
+		b.WriteByte('/')
+		// Told by the tree, not by the segment: a property may be named
+		// like the items' key segment.
+		if p.Parent.Items == p {
+			b.WriteByte('*')
+			continue
+		}
+		for j := 0; j < len(p.Name); j++ {
+			switch ch := p.Name[j]; {
+			case 'a' <= ch && ch <= 'z', 'A' <= ch && ch <= 'Z', '0' <= ch && ch <= '9', ch == '.', ch == '_', ch == '-':
+				b.WriteByte(ch)
+			default:
+				fmt.Fprintf(&b, "~%02X", ch)
+			}
+		}
+	}
+	return b.String()
 }
 
 func defaultOf(f *schema.Field) defaultView {
@@ -192,7 +239,7 @@ func rangeText(b slider.Config) string {
 	return s
 }
 
-func notesOf(f *schema.Field) []note {
+func notesOf(form *schema.Form, f *schema.Field, platform *schema.Platform) []note {
 	o := f.Option
 	var out []note
 	add := func(kind string, parts ...part) { out = append(out, note{Kind: kind, Parts: parts}) }
@@ -203,19 +250,20 @@ func notesOf(f *schema.Field) []note {
 			parts = append(parts, txt(" (unit "), code(f.Bounds.Unit), txt(")"))
 		}
 		add("slider", parts...)
-		name := o.SliderConfigName()
 		switch f.BoundsFrom {
 		case schema.BoundsRegion, schema.BoundsCatalog:
 			who := "the region"
 			if f.BoundsFrom == schema.BoundsCatalog {
 				who = "the catalog"
 			}
-			add("region", txt("Bounds from "+who+" (slider configuration "), code(name),
-				txt("); the chart's own are "), code(rangeText(o.Slider)))
+			parts := []part{txt("Bounds from " + who + " (slider configuration "), code(f.BoundsConfig), txt(")")}
+			if o.HasSlider {
+				parts = append(parts, txt("; the chart's own are "), code(rangeText(o.Slider)))
+			}
+			add("region", parts...)
 		default:
-			if name != "" {
-				add("bounds", txt("A region's slider configuration "), code(name),
-					txt(" replaces these bounds when the region defines it"))
+			if name := o.SliderConfigName(); name != "" {
+				add("bounds", sliderConfigNote(name, platform)...)
 			}
 		}
 		if o.Extremity != "" {
@@ -279,7 +327,8 @@ func notesOf(f *schema.Field) []note {
 			parts = append(parts, code(r))
 		}
 		add("choices", parts...)
-	} else if choices := choicesOf(o); len(choices) > 0 {
+	}
+	if choices := choicesOf(form, f); len(choices) > 0 {
 		parts := []part{txt("One of ")}
 		for i, c := range choices {
 			if i > 0 {
@@ -290,10 +339,22 @@ func notesOf(f *schema.Field) []note {
 		add("choices", parts...)
 	}
 
-	if o.Readonly || o.Const != nil {
+	if f.Readonly {
 		add("readonly", txt("Read-only"))
 	}
 	return out
+}
+
+// sliderConfigNote explains an option that asks for a slider configuration
+// nothing gave it: the chart's own bounds are shown. Only a platform with
+// region-bounded sliders would replace them.
+func sliderConfigNote(name string, platform *schema.Platform) []part {
+	if platform != nil && !platform.RegionSliders {
+		return []part{txt("Asks for the slider configuration "), code(name),
+			txt(", but on the " + platform.Name + " platform useRegionSliderConfig is ignored: the chart's own bounds apply")}
+	}
+	return []part{txt("A region's slider configuration "), code(name),
+		txt(" replaces these bounds when the region defines it")}
 }
 
 // simpleRef reports whether an expression is just its one reference
@@ -305,21 +366,22 @@ func simpleRef(n *doc.Node, refs []string) bool {
 	return n.Text == refs[0] || n.Text == "{{"+refs[0]+"}}"
 }
 
-// choicesOf lists the values of listEnum, else enum.
-func choicesOf(o *schema.Option) []string {
-	for _, n := range []*doc.Node{o.ListEnum, o.Enum} {
-		if n == nil || n.Kind != doc.Array || len(n.Items) == 0 {
-			continue
-		}
-		out := make([]string, 0, len(n.Items))
-		for _, it := range n.Items {
-			if it.Kind == doc.String {
-				out = append(out, it.Text)
-			} else {
-				out = append(out, nodeText(it))
-			}
-		}
-		return out
+// choicesOf lists the options of a select as the form computes them (a
+// list the form drops whole is no choice): the field's, else, for a field
+// the form did not show as a select with its value (under array items, or
+// failing), the form's choices of its option.
+func choicesOf(form *schema.Form, f *schema.Field) []string {
+	choices := f.Choices
+	if choices == nil {
+		choices = form.Choices(f.Option)
 	}
-	return nil
+	out := make([]string, 0, len(choices))
+	for _, c := range choices {
+		if s, ok := c.(string); ok {
+			out = append(out, s)
+		} else {
+			out = append(out, jsonText(c))
+		}
+	}
+	return out
 }

@@ -40,6 +40,11 @@ type Chart struct {
 	AppVersion  string
 	// Deprecated mirrors Chart.yaml.
 	Deprecated bool
+	// Library is true for a library chart (Chart.yaml type: library), which
+	// other charts depend on and nobody launches: the index lists it apart
+	// from the launchable charts, and its page has no install snippets and
+	// no form.
+	Library bool
 	// IconFile is the path of an icon file in the catalog (icons directory);
 	// IconURL an absolute https icon from Chart.yaml. Both empty: the default
 	// icon.

@@ -37,6 +37,7 @@ func TestRenderFiles(t *testing.T) {
 		"assets/style.css",
 		"charts/jupyter/index.html",
 		"charts/postgresql/index.html",
+		"charts/python-base/index.html",
 		"charts/vscode/index.html",
 		iconName(t, filepath.Join("testdata", "normal", "icons", "jupyter.svg")),
 		iconName(t, filepath.Join("testdata", "normal", "icons", "vscode.svg")),
@@ -750,5 +751,76 @@ func TestShellWord(t *testing.T) {
 		if got := shellWord(in); got != want {
 			t.Errorf("shellWord(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// A library chart is not launchable: the index gives it no card (nor its
+// keywords a filter chip) but lists it apart, linking to its page, which
+// keeps the README and the versions but shows no install snippet and no
+// form.
+func TestLibraryChart(t *testing.T) {
+	dir := render(t, normalCatalog(t), Options{})
+	index := parseHTML(t, readFile(t, filepath.Join(dir, "index.html")))
+	for _, c := range find(index, func(n *html.Node) bool { _, ok := attr(n, "data-card"); return ok }) {
+		if name, _ := attr(c, "data-name"); name == "python-base" {
+			t.Error("the library chart has a card")
+		}
+	}
+	if chips := find(index, func(n *html.Node) bool { k, _ := attr(n, "data-keyword"); return k == "library" }); len(chips) > 0 {
+		t.Error("a keyword only the library chart has is a filter chip")
+	}
+	sections := find(index, func(n *html.Node) bool { id, _ := attr(n, "id"); return id == "library-charts" })
+	if len(sections) != 1 {
+		t.Fatalf("%d library sections on the index, want 1", len(sections))
+	}
+	var hrefs []string
+	for _, a := range find(sections[0], func(n *html.Node) bool { return n.Data == "a" }) {
+		h, _ := attr(a, "href")
+		hrefs = append(hrefs, h)
+	}
+	if want := []string{"charts/python-base/index.html"}; !slices.Equal(hrefs, want) {
+		t.Errorf("library section links %q, want %q", hrefs, want)
+	}
+	text := strings.Join(strings.Fields(textOf(sections[0])), " ")
+	for _, want := range []string{"Library charts", "python-base v0.4.0 Templates shared by the Python environments."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("library section %q lacks %q", text, want)
+		}
+	}
+	meta := find(index, func(n *html.Node) bool { return hasClass(n, "hero-meta") })
+	if len(meta) != 1 || !strings.Contains(strings.Join(strings.Fields(textOf(meta[0])), " "), "3 charts · 1 library chart") {
+		t.Errorf("the index does not count the launchable and the library charts apart")
+	}
+
+	page := checkPage(t, dir, "charts/python-base/index.html")
+	raw := string(readFile(t, filepath.Join(dir, "charts", "python-base", "index.html")))
+	for _, want := range []string{
+		"helm repo add ide " + normalRepo,
+		`<span class="badge badge-muted">library</span>`,
+		`<h2 id="using-it">Using it</h2>`,
+		`href="../../python-base-0.4.0.tgz"`,
+		`<strong>0.3.1</strong>`,
+		"the platform shows no configuration form for it",
+	} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("the library chart's page lacks %s", want)
+		}
+	}
+	for _, bad := range []string{"helm install", "catalogist launch", `class="options"`} {
+		if strings.Contains(raw, bad) {
+			t.Errorf("the library chart's page holds %q", bad)
+		}
+	}
+	install := find(page, func(n *html.Node) bool { id, _ := attr(n, "id"); return id == "chart-install" })
+	if len(install) != 1 || !strings.Contains(textOf(install[0]), "dependencies:\n  - name: \"python-base\"\n    version: \"0.4.0\"\n    repository: \""+normalRepo+"\"") {
+		t.Errorf("the library chart's page lacks the dependency snippet")
+	}
+
+	// A catalog of library charts only says it has nothing to launch.
+	cat := normalCatalog(t)
+	cat.Charts = slices.DeleteFunc(cat.Charts, func(c *Chart) bool { return !c.Library })
+	only := string(readFile(t, filepath.Join(render(t, cat, Options{}), "index.html")))
+	if !strings.Contains(only, "This catalog has no charts to launch, only library charts.") || strings.Contains(only, "data-card") {
+		t.Error("an index of library charts only does not say so")
 	}
 }

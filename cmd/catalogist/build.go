@@ -34,6 +34,12 @@ published versions keep their date, a published version whose package
 changed is refused, and published versions no longer in the sources are
 kept (their packages carried into the output) unless --prune.
 
+Each chart page lists the options of the form the platform shows, from the
+schema as the platform's API serves it: --platform names the platform and
+--schema-registry the API's schema registry, whose schemas replace the
+properties marked with overwriteSchemaWith (default: platform and
+schemaRegistry in catalog.yaml).
+
 Exit status: 0 on success, 1 when lint or the merge refuses the build,
 2 for usage or input errors.`,
 		Args: cobra.MaximumNArgs(1),
@@ -58,6 +64,7 @@ Exit status: 0 on success, 1 when lint or the merge refuses the build,
 	fl.StringVar(&opt.Templates, "templates", "", "directory of templates overriding the embedded ones by file name")
 	fl.StringVar(&opt.IndexFormat, "index-format", "yaml", "index.yaml content: yaml, or json (which Helm reads faster)")
 	fl.StringVar(&opt.ExtensionKey, "extension-key", "", `schema extension key (default "x-platform", or extensionKey in catalog.yaml)`)
+	addSchemaFlags(fl, &opt.Platform, &opt.SchemaRegistry)
 	fl.StringVar(&opt.CacheDir, "cache-dir", "", "cache of dependencies fetched from other repositories (default: the user cache directory)")
 	fl.BoolVarP(&verbose, "verbose", "v", false, "print how long each step took")
 	fl.StringVar(&opt.LintFormat, "format", "", "format of the lint report: text, json, github or sarif")
@@ -76,6 +83,11 @@ func runBuild(stdout, stderr io.Writer, opt builder.Options, verbose bool) error
 	}
 	if opt.Prune && opt.Merge == "" {
 		return usageError(errors.New("--prune needs --merge: there is no published index to prune"))
+	}
+	// The registry directories are read once, by the build; the other schema
+	// settings are checked as lint checks them, before anything starts.
+	if _, err := schemaOverrides(opt.ExtensionKey, opt.Platform, nil); err != nil {
+		return usageError(err)
 	}
 	opt.Log = stderr
 	res, err := builder.Build(opt)

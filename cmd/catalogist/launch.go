@@ -16,6 +16,7 @@ import (
 	"github.com/catalogist/catalogist/catalogs"
 	"github.com/catalogist/catalogist/launcher"
 	"github.com/catalogist/catalogist/region"
+	"github.com/catalogist/catalogist/schema"
 )
 
 // clusterFlags are the flags every command that talks to a cluster has.
@@ -38,6 +39,8 @@ func newLaunchCmd() *cobra.Command {
 		repoURL, catalogsFile string
 		regionFile, regionID  string
 		profileFile           string
+		platform              string
+		registries            []string
 		showValues            bool
 	)
 	cmd := &cobra.Command{
@@ -46,16 +49,21 @@ func newLaunchCmd() *cobra.Command {
 		Long: `Launch resolves a chart in a published catalog (a catalog id of the catalogs
 file, see "catalogist catalogs", or a repository URL with --repo), downloads
 its package and verifies it against the index's digest, computes its values
-as the platform does (the chart's schema, your profile, the region's
-resources and slider bounds), puts -f files and --set on top, and installs
-it with Helm into the cluster of KUBECONFIG.
+as the platform does (the chart's schema as the platform's API serves it,
+your launch context, the region's resources and slider bounds, the chart's
+values.yaml), puts -f files, --set-json, --set and --set-string on top in
+Helm's order, and installs it with Helm into the cluster of KUBECONFIG.
 
 Every value the schema or the region does not allow is reported, and then
-nothing is installed. --dry-run renders the manifests without a cluster.
+nothing is installed. A chart whose form the platform would not open is
+refused the same way, with each reason at its file:line:col: the platform
+would not let a user launch it either. --dry-run renders the manifests
+without a cluster.
 
-Exit status: 0 on success; 1 when values are refused, the chart cannot be
-fetched or verified, or the cluster cannot be reached or refuses the
-install; 2 for usage errors and unreadable files (catalogs, profile, region).`,
+Exit status: 0 on success; 1 when values or the chart's form are refused,
+the chart cannot be fetched or verified, or the cluster cannot be reached
+or refuses the install; 2 for usage errors and unreadable files (catalogs,
+profile, region, schema registry).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file, err := catalogs.Load(catalogsFile)
@@ -65,6 +73,11 @@ install; 2 for usage errors and unreadable files (catalogs, profile, region).`,
 			if l.Source, err = launcher.ParseRef(args[0], repoURL, file); err != nil {
 				return usageError(err)
 			}
+			ov, err := schemaOverrides("", platform, registries)
+			if err != nil {
+				return usageError(err)
+			}
+			l.Platform, l.Registry = ov.Platform, ov.Registry
 			if profileFile != "" {
 				if l.Profile, err = launcher.LoadProfile(profileFile); err != nil {
 					return usageError(err)
@@ -87,9 +100,15 @@ install; 2 for usage errors and unreadable files (catalogs, profile, region).`,
 	fl.StringVar(&l.Name, "name", "", "release name (default the chart's name and a random suffix)")
 	fl.StringVar(&regionFile, "region", "", "region file: resources pre-filled and slider bounds enforced")
 	fl.StringVar(&regionID, "region-id", "", "region to pick from a regions.json with several regions")
-	fl.StringVar(&profileFile, "profile", "", "profile file (YAML: git.name, git.email, git.token, user.*, ...)")
+	fl.StringVar(&profileFile, "profile", "", "launch context file (YAML or JSON: user, project, git, vault, s3, s3_array, region, k8s, ...); the region file's values are merged under region")
+	addSchemaFlags(fl, &platform, &registries)
+	// The shared help names catalog.yaml, which a launch does not read.
+	fl.Lookup("platform").Usage = fmt.Sprintf("platform whose form the launch reproduces: %s (default: platform of the catalogs entry, else onyxia for the x-onyxia extension key, catalogist otherwise)", strings.Join(schema.PlatformNames(), " or "))
+	fl.Lookup("schema-registry").Usage = "directory of the platform API's schema registry, whose schemas replace properties with overwriteSchemaWith and resolve $ref (repeatable; a later directory wins)"
 	fl.StringArrayVarP(&l.ValueFiles, "values", "f", nil, "values file on top of the computed values (repeatable)")
-	fl.StringArrayVar(&l.Set, "set", nil, "value on top of the computed values and files, as helm --set (repeatable)")
+	fl.StringArrayVar(&l.SetJSON, "set-json", nil, "JSON value on top of the computed values and files, as helm --set-json: KEY=JSON or a JSON object (repeatable)")
+	fl.StringArrayVar(&l.Set, "set", nil, "value on top of the computed values, files and --set-json, as helm --set (repeatable)")
+	fl.StringArrayVar(&l.SetString, "set-string", nil, "string value on top of everything else, as helm --set-string: 9 stays the string \"9\" (repeatable)")
 	fl.BoolVar(&l.DryRun, "dry-run", false, "render the manifests and print them; needs no cluster")
 	fl.BoolVar(&showValues, "show-values", false, "print the computed values, passwords masked")
 	fl.StringVar(&l.Resolver.CacheDir, "cache-dir", "", "cache of indexes and packages (default the user's cache directory)")
@@ -191,7 +210,8 @@ A catalogs file is a list of entries:
     - id: ide
       name: Interactive services
       location: https://example.org/catalog-ide   # the chart repository
-      extensionKey: x-onyxia                      # default x-onyxia
+      extensionKey: x-onyxia                      # default: the one the schema uses
+      platform: onyxia                            # or catalogist; default: onyxia for x-onyxia
       status: PROD                                # or TEST
       highlightedCharts: [jupyter-python]
       excludedCharts: [old-chart]

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,16 +10,22 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/lint"
 	"github.com/catalogist/catalogist/region"
+	"github.com/catalogist/catalogist/schema"
 )
 
 type lintFlags struct {
 	region, regionID, extKey, context, format string
+	platform                                  string
+	registries                                []string
 	strict, listRules                         bool
+	baseline                                  string
+	writeBaseline                             bool
 }
 
 func newLintCmd() *cobra.Command {
@@ -50,10 +57,13 @@ Exit status: 0 without errors, 1 with errors (or warnings with --strict),
 	fl.StringVar(&f.region, "region", "", "region file (YAML or JSON, or the platform's regions.json) whose values and slider bounds are injected")
 	fl.StringVar(&f.regionID, "region-id", "", "region to pick from a regions.json with several regions")
 	fl.StringVar(&f.extKey, "extension-key", "", `schema extension key (default "x-platform", or extensionKey in catalog.yaml; the reference platform uses x-onyxia)`)
-	fl.StringVar(&f.context, "context", "", "YAML or JSON file whose keys are extra context paths overwriteDefaultWith may name")
+	fl.StringVar(&f.context, "context", "", "YAML or JSON file whose keys are extra context paths overwriteDefaultWith may name (a deployment's additions, such as ai.*)")
+	addSchemaFlags(fl, &f.platform, &f.registries)
 	fl.StringVar(&f.format, "format", "", "output format: text, json, github or sarif (default text; github when GITHUB_ACTIONS=true)")
 	fl.BoolVar(&f.strict, "strict", false, "exit 1 on warnings too")
 	fl.BoolVar(&f.listRules, "rules", false, "list the rules and exit")
+	fl.StringVar(&f.baseline, "baseline", "", "report only findings not recorded in this baseline file (matched by rule, chart, option and message, not by line)")
+	fl.BoolVar(&f.writeBaseline, "write-baseline", false, "record the current findings in the --baseline file and exit 0")
 	return cmd
 }
 
@@ -67,7 +77,15 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 	if f.extKey != "" && !strings.HasPrefix(f.extKey, "x-") {
 		return usageError(fmt.Errorf("--extension-key %q must start with x- (for example x-onyxia)", f.extKey))
 	}
-	opt := lint.Options{ExtensionKey: f.extKey, Model: launchcontext.NewModel()}
+	base, err := loadBaseline(f)
+	if err != nil {
+		return usageError(err)
+	}
+	ov, err := schemaOverrides(f.extKey, f.platform, f.registries)
+	if err != nil {
+		return usageError(err)
+	}
+	opt := lint.Options{Overrides: ov}
 	if f.regionID != "" && f.region == "" {
 		return usageError(fmt.Errorf("--region-id needs --region"))
 	}
@@ -79,9 +97,11 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 		opt.Region = r
 	}
 	if f.context != "" {
-		if err := opt.Model.LoadFile(f.context); err != nil {
+		d, err := launchcontext.ReadFile(f.context)
+		if err != nil {
 			return usageError(err)
 		}
+		opt.Context = append(opt.Context, d)
 	}
 	if len(args) == 0 {
 		args = []string{"."}
@@ -109,6 +129,18 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 	if err != nil {
 		return usageError(err)
 	}
+	if f.writeBaseline {
+		if err := lint.WriteBaseline(f.baseline, res.Findings); err != nil {
+			return usageError(err)
+		}
+		fmt.Fprintf(stdout, "recorded %d finding(s) in %s\n", len(res.Findings), f.baseline)
+		return nil
+	}
+	if base != nil {
+		if stale := base.Filter(res); stale > 0 {
+			fmt.Fprintf(os.Stderr, "catalogist: %d finding(s) of %s no longer occur; record the baseline again with --write-baseline, so that they cannot hide a regression\n", stale, f.baseline)
+		}
+	}
 	if err := lint.Write(stdout, res, f.format); err != nil {
 		return usageError(err)
 	}
@@ -117,6 +149,22 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 		return &exitError{code: 1}
 	}
 	return nil
+}
+
+// loadBaseline reads the --baseline file, nil without one. Writing it needs
+// no existing file.
+func loadBaseline(f lintFlags) (*lint.Baseline, error) {
+	if f.writeBaseline && f.baseline == "" {
+		return nil, fmt.Errorf("--write-baseline needs --baseline FILE, the file to write")
+	}
+	if f.baseline == "" || f.writeBaseline {
+		return nil, nil
+	}
+	b, err := lint.ReadBaseline(f.baseline)
+	if errors.Is(err, lint.ErrBaselineMissing) {
+		return nil, fmt.Errorf("baseline %s does not exist; record the current findings in it first with: catalogist lint --baseline %s --write-baseline [PATH...]", f.baseline, f.baseline)
+	}
+	return b, err
 }
 
 func validFormat(f string) bool {
@@ -135,4 +183,32 @@ func listRules(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, r.Severity, r.Doc)
 	}
 	return tw.Flush()
+}
+
+// addSchemaFlags adds the flags that say how schemas are read, shared by
+// lint, build, form and launch.
+func addSchemaFlags(fl *pflag.FlagSet, platform *string, registries *[]string) {
+	fl.StringVar(platform, "platform", "", fmt.Sprintf("platform whose form the charts are judged for: %s (default: platform in catalog.yaml, else onyxia for the x-onyxia extension key, catalogist otherwise)", strings.Join(schema.PlatformNames(), " or ")))
+	fl.StringArrayVar(registries, "schema-registry", nil, "directory of the platform API's schema registry, whose schemas replace properties with overwriteSchemaWith and resolve $ref (repeatable; a later directory wins; default schemaRegistry in catalog.yaml)")
+}
+
+// schemaOverrides checks and loads the command line's schema settings.
+func schemaOverrides(extKey, platform string, registries []string) (schema.Overrides, error) {
+	ov := schema.Overrides{ExtensionKey: extKey, Platform: platform}
+	if extKey != "" && !strings.HasPrefix(extKey, "x-") {
+		return ov, fmt.Errorf("--extension-key %q must start with x- (for example x-onyxia)", extKey)
+	}
+	if platform != "" {
+		if _, err := schema.PlatformNamed(platform); err != nil {
+			return ov, fmt.Errorf("--platform: %w", err)
+		}
+	}
+	if len(registries) > 0 {
+		reg, err := schema.LoadRegistry(registries...)
+		if err != nil {
+			return ov, err
+		}
+		ov.Registry = reg
+	}
+	return ov, nil
 }

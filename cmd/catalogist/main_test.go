@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"helm.sh/helm/v4/pkg/chart/v2/loader"
+	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
+	repo "helm.sh/helm/v4/pkg/repo/v1"
+	"sigs.k8s.io/yaml"
 )
 
 // The CLI is tested as users run it: the real binary, its output and its
@@ -364,6 +370,11 @@ func TestLaunchCLI(t *testing.T) {
 	}
 	env := []string{"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "KUBECONFIG=" + filepath.Join(dir, "none")}
 	common := []string{"--catalogs", cats, "--profile", "../../examples/profile.yaml", "--region", "../../examples/region.yaml"}
+	gpuValues := filepath.Join(dir, "gpu.yaml")
+	if err := os.WriteFile(gpuValues, []byte("resources: {limits: {nvidia.com/gpu: \"9\"}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const gpuBound = `resources.limits.nvidia\.com/gpu: "9": "9" is outside the slider range 0 to 2 (allowed 0 to 2 in steps of 1, region bound "gpu" from ../../examples/region.yaml)`
 
 	r := catalogist(t, env, "catalogs", "--catalogs", cats)
 	if r.code != 0 || !strings.Contains(r.stdout, "* vscode-python") || !strings.Contains(r.stdout, "jupyter-pytorch-gpu") {
@@ -388,6 +399,15 @@ func TestLaunchCLI(t *testing.T) {
 		{"unknown catalog", []string{"launch", "db/postgresql"}, 2, `no catalog "db"`},
 		{"no cluster", []string{"launch", "ide/vscode-python"}, 1, "no cluster to launch into"},
 		{"missing profile", []string{"launch", "ide/vscode-python", "--profile", "nope.yaml"}, 2, "nope.yaml"},
+		{"gpu values file", []string{"launch", "ide/vscode-python", "--dry-run", "-f", gpuValues}, 1, gpuBound},
+		{"gpu set-string", []string{"launch", "ide/vscode-python", "--dry-run", "--set-string", `resources.limits.nvidia\.com/gpu=9`}, 1, gpuBound},
+		{"gpu set-json", []string{"launch", "ide/vscode-python", "--dry-run", "--set-json", `resources.limits={"nvidia.com/gpu": "9"}`}, 1, gpuBound},
+		{"gpu set number", []string{"launch", "ide/vscode-python", "--dry-run", "--set", `resources.limits.nvidia\.com/gpu=2`}, 1, `resources.limits.nvidia\.com/gpu: 2: got number, want string (--set-string sets a string)`},
+		{"gpu within the region", []string{"launch", "ide/vscode-python", "--dry-run", "-f", gpuValues, "--set-string", `resources.limits.nvidia\.com/gpu=2`}, 0, "dry run: vscode-python would be installed"},
+		{"gpu under onyxia", []string{"launch", "ide/vscode-python", "--dry-run", "--platform", "onyxia", "--set-string", `resources.limits.nvidia\.com/gpu=3`}, 0, "the onyxia platform has no region resources or slider configurations"},
+		{"unknown platform", []string{"launch", "ide/vscode-python", "--dry-run", "--platform", "onyxa"}, 2, `--platform: unknown platform "onyxa"`},
+		{"missing registry", []string{"launch", "ide/vscode-python", "--dry-run", "--schema-registry", "no/such/dir"}, 2, "no/such/dir"},
+		{"set-json secret", []string{"launch", "ide/vscode-python", "--dry-run", "--set-json", "git.token=hunter2"}, 1, "--set-json git.token: the value is not JSON"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append(append([]string{}, tc.args...), "--catalogs", cats)
@@ -398,7 +418,72 @@ func TestLaunchCLI(t *testing.T) {
 			if r.code != tc.code || !strings.Contains(r.stderr, tc.want) {
 				t.Errorf("exit %d (want %d), stderr should contain %q:\n%s%s", r.code, tc.code, tc.want, r.stdout, r.stderr)
 			}
+			if strings.Contains(r.stdout+r.stderr, "hunter2") {
+				t.Errorf("a secret was printed:\n%s%s", r.stdout, r.stderr)
+			}
 		})
+	}
+}
+
+// TestLaunchUnopenableForm launches a chart whose form the platform would
+// not open, published by Helm alone (catalogist build would refuse it): the
+// launch is refused with each reason at its position, for the platform the
+// catalogs entry names. A platform the entry misspells is an input error.
+func TestLaunchUnopenableForm(t *testing.T) {
+	dir := t.TempDir()
+	chartDir := filepath.Join(dir, "vscode-python")
+	if err := os.CopyFS(chartDir, os.DirFS("../../examples/ide/charts/vscode-python")); err != nil {
+		t.Fatal(err)
+	}
+	schemaPath := filepath.Join(chartDir, "values.schema.json")
+	data, err := os.ReadFile(schemaPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(data), `"render": "textArea"`, `"render": "textarea"`, 1)
+	if err := os.WriteFile(schemaPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(text, `"textarea"`)
+	pos := fmt.Sprintf("%d:%d", strings.Count(text[:i], "\n")+1, i-strings.LastIndex(text[:i], "\n"))
+	ch, err := loader.Load(chartDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repoDir := filepath.Join(dir, "repo")
+	if _, err := chartutil.Save(ch, repoDir); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := repo.IndexDirectory(repoDir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.WriteFile(filepath.Join(repoDir, "index.yaml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(repoDir)))
+	defer srv.Close()
+	env := []string{"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "KUBECONFIG=" + filepath.Join(dir, "none")}
+	cats := filepath.Join(dir, "catalogs.yaml")
+	for _, tc := range []struct {
+		platform string
+		code     int
+		want     string
+	}{
+		{"onyxia", 1, "vscode-python 1.2.0: the onyxia platform's form would not open for this chart, so the platform would not let a user launch it either; nothing was installed:\n  values.schema.json:" + pos + `: render "textarea" of option "init/script" is not one of slider, textArea, password, list`},
+		{"catalogist", 1, "the catalogist platform's form would not open"},
+		{"onyxa", 2, cats + `:1:` + fmt.Sprint(len("- {id: ide, location: \"")+len(srv.URL)+len("\", platform: ")+1) + `: platform "onyxa" is not one of catalogist, onyxia; did you mean "onyxia"?`},
+	} {
+		if err := os.WriteFile(cats, []byte(fmt.Sprintf("- {id: ide, location: %q, platform: %s}\n", srv.URL, tc.platform)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := catalogist(t, env, "launch", "ide/vscode-python", "--dry-run", "--show-values", "--catalogs", cats, "--profile", "../../examples/profile.yaml")
+		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stdout, "kind: Deployment") {
+			t.Errorf("platform %s: exit %d (want %d), stderr should contain %q:\n%s%s", tc.platform, r.code, tc.code, tc.want, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stdout, "password: example") {
+			t.Errorf("platform %s: the project password was printed:\n%s", tc.platform, r.stdout)
+		}
 	}
 }
 
@@ -450,5 +535,448 @@ func TestMigrateCLI(t *testing.T) {
 	}
 	if r := catalogist(t, nil, "migrate", "--values", values, "--repo-index", filepath.Join(dir, "no-index.yaml")); r.code != 1 || !strings.Contains(r.stderr, "--repo-index") {
 		t.Errorf("unreadable index: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// lintCatalog writes a catalog whose charts each have an option without a
+// type (one option-type error), with catalogYAML as its catalog.yaml when
+// not empty.
+func lintCatalog(t *testing.T, catalogYAML string, charts ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(rel, content string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if catalogYAML != "" {
+		write("catalog.yaml", catalogYAML)
+	}
+	for _, c := range charts {
+		write("charts/"+c+"/Chart.yaml", "apiVersion: v2\nname: "+c+"\nversion: 1.0.0\ndescription: d\nicon: https://example.org/i.svg\n")
+		write("charts/"+c+"/values.schema.json", `{"type": "object", "properties": {"nickname": {"title": "Nickname", "default": "x"}}}`)
+	}
+	return dir
+}
+
+// A baseline recorded once keeps the known findings quiet; only new ones
+// are reported and fail the run.
+func TestLintBaseline(t *testing.T) {
+	dir := lintCatalog(t, "", "jupyter", "rstudio")
+	base := filepath.Join(t.TempDir(), "lint-baseline.json")
+
+	r := catalogist(t, nil, "lint", "--baseline", base, dir)
+	if r.code != 2 || !strings.Contains(r.stderr, "baseline "+base+" does not exist") || !strings.Contains(r.stderr, "--baseline "+base+" --write-baseline") {
+		t.Errorf("missing baseline: exit %d\n%s", r.code, r.stderr)
+	}
+	r = catalogist(t, nil, "lint", "--write-baseline", dir)
+	if r.code != 2 || !strings.Contains(r.stderr, "--write-baseline needs --baseline FILE") {
+		t.Errorf("--write-baseline alone: exit %d\n%s", r.code, r.stderr)
+	}
+
+	r = catalogist(t, nil, "lint", "--baseline", base, "--write-baseline", dir)
+	if r.code != 0 || r.stdout != "recorded 2 finding(s) in "+base+"\n" {
+		t.Fatalf("--write-baseline: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	data, err := os.ReadFile(base)
+	if err != nil || strings.Count(string(data), `"rule":"option-type"`) != 2 {
+		t.Fatalf("baseline file (%v):\n%s", err, data)
+	}
+
+	r = catalogist(t, nil, "lint", "--baseline", base, dir)
+	if r.code != 0 || r.stdout != "2 charts, 0 errors, 0 warnings (and 2 in the baseline)\n" {
+		t.Errorf("with the baseline: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	// A new flaw, below lines that moved: only it is reported.
+	schema := filepath.Join(dir, "charts", "rstudio", "values.schema.json")
+	if err := os.WriteFile(schema, []byte("\n\n"+`{"type": "object", "properties": {"nickname": {"title": "Nickname", "default": "x"}, "port": {"default": 80}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = catalogist(t, nil, "lint", "--baseline", base, dir)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.code != 1 || len(lines) != 2 || !strings.Contains(lines[0], `option "port"`) || lines[1] != "2 charts, 1 error, 0 warnings (and 2 in the baseline)" {
+		t.Errorf("a new finding: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	// A fixed finding leaves its baseline entry stale, which is said.
+	if err := os.WriteFile(schema, []byte(`{"type": "object", "properties": {"nickname": {"title": "Nickname", "type": "string", "default": "x"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = catalogist(t, nil, "lint", "--baseline", base, dir)
+	if r.code != 0 || !strings.Contains(r.stderr, "1 finding(s) of "+base+" no longer occur") {
+		t.Errorf("stale entry: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	if err := os.WriteFile(base, []byte("{\n  \"version\": 1,\n  \"findings\": [\n    {\"rule\": \"option-type\"}\n  ]\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = catalogist(t, nil, "lint", "--baseline", base, dir)
+	if r.code != 2 || !strings.Contains(r.stderr, base+":4:5: ") {
+		t.Errorf("malformed baseline: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// catalog.yaml's lint: section changes what a lint run reports and how it
+// exits; a mistake in it is an input error at its position.
+func TestLintCatalogConfig(t *testing.T) {
+	dir := lintCatalog(t, "lint:\n  rules:\n    option-type: warning\n", "jupyter", "jupyter-gpu", "rstudio")
+	r := catalogist(t, nil, "lint", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, ": warning: option \"nickname\"") || !strings.Contains(r.stdout, "\n  also in 2 charts: jupyter, rstudio\n") ||
+		!strings.HasSuffix(r.stdout, "3 charts, 0 errors, 3 warnings\n") {
+		t.Errorf("option-type as a warning: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := catalogist(t, nil, "lint", "--strict", dir); r.code != 1 {
+		t.Errorf("--strict with the lowered findings: exit %d, want 1", r.code)
+	}
+
+	dir = lintCatalog(t, "lint:\n  ignore:\n    - {rule: option-type, charts: [\"jupyter*\"], option: nickname}\n", "jupyter", "jupyter-gpu", "rstudio")
+	r = catalogist(t, nil, "lint", "--format", "json", dir)
+	var out struct {
+		Findings []struct{ Rule, Chart, Option string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, r.stdout)
+	}
+	if r.code != 1 || len(out.Findings) != 1 || out.Findings[0].Chart != "rstudio" || out.Findings[0].Option != "nickname" {
+		t.Errorf("ignore entry: exit %d, findings %+v", r.code, out.Findings)
+	}
+
+	for _, tc := range []struct {
+		name, yaml, want string
+	}{
+		{"unknown rule", "lint:\n  rules:\n    option-typo: off\n", `catalog.yaml:3:5: unknown rule "option-typo" in lint.rules; did you mean "option-type"?`},
+		{"bad level", "lint:\n  rules:\n    option-type: quiet\n", `catalog.yaml:3:18: lint.rules.option-type is "quiet": write off, warning or error`},
+		{"bad platform", "platform: onyxa\n", `catalog.yaml:1:11: unknown platform "onyxa"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := catalogist(t, nil, "lint", lintCatalog(t, tc.yaml, "jupyter"))
+			if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("exit %d (want 2), stderr should contain %q:\n%s", r.code, tc.want, r.stderr)
+			}
+		})
+	}
+}
+
+// build reads schemas as the platform's API serves them: --schema-registry
+// replaces the properties that name a registry schema, --platform picks
+// the platform whose form the pages describe; a mistaken setting is a usage
+// error before anything is built.
+func TestBuildSchemaFlags(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, content string) {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("catalog/catalog.yaml", "name: ide\nextensionKey: x-onyxia\n")
+	write("catalog/charts/jupyter/Chart.yaml", "apiVersion: v2\nname: jupyter\nversion: 1.0.0\ndescription: d\nicon: https://example.org/i.svg\n")
+	write("catalog/charts/jupyter/values.schema.json", `{"type": "object", "properties": {"git": {"type": "object", "x-onyxia": {"overwriteSchemaWith": "ide/git.json"},
+  "properties": {"inlineName": {"type": "string", "default": "x"}}}}}`)
+	write("registry/ide/git.json", `{"type": "object", "properties": {"registryName": {"type": "string", "default": "2m",
+  "render": "slider", "sliderMin": 1, "sliderMax": 9, "sliderStep": 1, "sliderUnit": "m", "x-onyxia": {"useRegionSliderConfig": "cpu"}}}}`)
+	cat, reg := filepath.Join(dir, "catalog"), filepath.Join(dir, "registry")
+	out := filepath.Join(dir, "site")
+	page := func() string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(out, "charts", "jupyter", "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+
+	r := catalogist(t, nil, "build", cat, "--out", out, "--schema-registry", reg)
+	if r.code != 0 {
+		t.Fatalf("build with --schema-registry: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if p := page(); !strings.Contains(p, `<code class="path">git/registryName</code>`) || strings.Contains(p, "inlineName") ||
+		!strings.Contains(p, "on the onyxia platform useRegionSliderConfig is ignored") {
+		t.Errorf("the page does not show the registry's option as the onyxia platform does:\n%s", p)
+	}
+	r = catalogist(t, nil, "build", cat, "--out", out, "--schema-registry", reg, "--platform", "catalogist")
+	if r.code != 0 {
+		t.Fatalf("build with --platform catalogist: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if p := page(); !strings.Contains(p, "What the catalogist platform's configuration form shows") || strings.Contains(p, "is ignored") {
+		t.Errorf("--platform catalogist did not change the page:\n%s", p)
+	}
+	r = catalogist(t, nil, "build", cat, "--out", out)
+	if r.code != 0 {
+		t.Fatalf("build without a registry: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if p := page(); !strings.Contains(p, `<code class="path">git/inlineName</code>`) || strings.Contains(p, "registryName") {
+		t.Errorf("without --schema-registry the page does not show the inline option:\n%s", p)
+	}
+
+	before, _ := os.ReadFile(filepath.Join(out, "index.yaml"))
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown platform", []string{"--platform", "onyxa"}, `--platform: unknown platform "onyxa"`},
+		{"missing registry", []string{"--schema-registry", filepath.Join(dir, "no-such-dir")}, "reading schema registry"},
+		{"bad extension key", []string{"--extension-key", "onyxia"}, "must start with x-"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := catalogist(t, nil, append([]string{"build", cat, "--out", out}, tc.args...)...)
+			if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("exit %d (want 2), stderr should contain %q:\n%s%s", r.code, tc.want, r.stdout, r.stderr)
+			}
+		})
+	}
+	if after, _ := os.ReadFile(filepath.Join(out, "index.yaml")); !bytes.Equal(before, after) {
+		t.Error("a refused build changed the output")
+	}
+	if r := catalogist(t, nil, "build", "--help"); !strings.Contains(r.stdout, "--schema-registry") || !strings.Contains(r.stdout, "--platform") {
+		t.Errorf("build --help does not list the schema flags:\n%s", r.stdout)
+	}
+}
+
+const formCatalog = "testdata/formcatalog"
+
+// formJSON runs catalogist form with --format json and decodes its output.
+func formJSON(t *testing.T, args ...string) (map[string]any, result) {
+	t.Helper()
+	r := catalogist(t, nil, append([]string{"form", "--format", "json"}, args...)...)
+	var out map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("form %v: exit %d, output is not JSON (%v):\n%s%s", args, r.code, err, r.stdout, r.stderr)
+	}
+	return out, r
+}
+
+// formOption returns the option of a description with the key segments.
+func formOption(t *testing.T, d map[string]any, key ...string) map[string]any {
+	t.Helper()
+	want, _ := json.Marshal(key)
+	for _, o := range d["options"].([]any) {
+		got, _ := json.Marshal(o.(map[string]any)["key"])
+		if string(got) == string(want) {
+			return o.(map[string]any)
+		}
+	}
+	t.Fatalf("no option %s in %v", want, d["options"])
+	return nil
+}
+
+func TestFormCLI(t *testing.T) {
+	chart := filepath.Join(formCatalog, "charts", "analytics")
+	profile := filepath.Join(formCatalog, "profile.yaml")
+
+	t.Run("text", func(t *testing.T) {
+		r := catalogist(t, nil, "form", chart, "--profile", profile)
+		if r.code != 0 || r.stderr != "" {
+			t.Fatalf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		for _, want := range []string{
+			"platform onyxia (extension x-onyxia), in the launch context " + profile + "\n",
+			"\ngit (Git):\n  enabled: checkbox = true (default)\n  name (User name): text = \"Ada Lovelace\" (context git.name)\n",
+			"\n  token (Token): password = ******** (context git.token)\n",
+			"\nresources:\n  limits:\n    nvidia.com/gpu (GPU): slider = \"1\" (default), 0–4 step 1 (chart)\n",
+			"\n  port: number = 8888 (default) [read-only]\n",
+			"\n    choices: \"lab\", \"notebook\"\n",
+			"\nflag: text = \"yes\" (values.yaml)\n",
+			"\nvalues:\n  flag: \"yes\"\n",
+			"\nthe form opens\n",
+		} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("text output lacks %q:\n%s", want, r.stdout)
+			}
+		}
+		for _, secret := range []string{"ghp_secret123", "hvs.secret456"} {
+			if strings.Contains(r.stdout, secret) {
+				t.Errorf("text output shows the secret %s:\n%s", secret, r.stdout)
+			}
+		}
+	})
+
+	t.Run("json", func(t *testing.T) {
+		d, r := formJSON(t, chart, "--profile", profile)
+		if r.code != 0 || d["opens"] != true || d["platform"] != "onyxia" || d["extensionKey"] != "x-onyxia" {
+			t.Fatalf("exit %d, opens %v, platform %v, key %v", r.code, d["opens"], d["platform"], d["extensionKey"])
+		}
+		gpu := formOption(t, d, "resources", "limits", "nvidia.com/gpu")
+		if gpu["widget"] != "slider" || gpu["value"] != "1" || gpu["slider"].(map[string]any)["origin"] != "chart" {
+			t.Errorf("gpu option = %v", gpu)
+		}
+		values := d["values"].(map[string]any)
+		// values.yaml is read as YAML 1.2: yes stays a string.
+		if values["flag"] != "yes" || values["image"] != "jupyter/lab:4" {
+			t.Errorf("values = %v", values)
+		}
+		if git := values["git"].(map[string]any); git["token"] != "********" || git["name"] != "Ada Lovelace" || values["vault"] != "********" {
+			t.Errorf("secrets not masked in JSON: %v", values)
+		}
+		if failures := d["failures"].([]any); len(failures) != 0 {
+			t.Errorf("failures = %v", failures)
+		}
+
+		d, _ = formJSON(t, chart, "--profile", profile, "--show-secrets")
+		if git := d["values"].(map[string]any)["git"].(map[string]any); git["token"] != "ghp_secret123" {
+			t.Errorf("--show-secrets masked the token: %v", git)
+		}
+	})
+
+	t.Run("yaml", func(t *testing.T) {
+		r := catalogist(t, nil, "form", chart, "--format", "yaml")
+		var d map[string]any
+		if err := yaml.Unmarshal([]byte(r.stdout), &d); err != nil || r.code != 0 || d["opens"] != true {
+			t.Fatalf("exit %d, YAML %v (%v):\n%s", r.code, d["opens"], err, r.stdout)
+		}
+	})
+
+	t.Run("schema file and package", func(t *testing.T) {
+		d, r := formJSON(t, filepath.Join(chart, "values.schema.json"))
+		if r.code != 0 || d["values"].(map[string]any)["flag"] != "yes" {
+			t.Errorf("schema file: exit %d, values %v; want values.yaml beside it read", r.code, d["values"])
+		}
+		hc, err := loader.LoadDir(chart)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pkg, err := chartutil.Save(hc, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, r = formJSON(t, pkg, "--profile", profile)
+		// A package carries no catalog.yaml: its schema's x-onyxia is found.
+		if r.code != 0 || d["extensionKey"] != "x-onyxia" || d["file"] != filepath.Join(pkg, "analytics", "values.schema.json") {
+			t.Errorf("package: exit %d, key %v, file %v", r.code, d["extensionKey"], d["file"])
+		}
+		if name := formOption(t, d, "git", "name"); name["value"] != "Ada Lovelace" || d["values"].(map[string]any)["flag"] != "yes" {
+			t.Errorf("package: git name %v, values %v", name["value"], d["values"])
+		}
+	})
+
+	t.Run("does not open", func(t *testing.T) {
+		broken := filepath.Join(formCatalog, "charts", "broken")
+		r := catalogist(t, nil, "form", broken)
+		if r.code != 1 || !strings.Contains(r.stdout, filepath.Join(broken, "values.schema.json")+":4:22: slider \"cpus\" has type integer") ||
+			!strings.HasSuffix(r.stdout, "\nthe form does not open: 1 failure(s), 0 shape problem(s)\n") {
+			t.Errorf("exit %d, want 1 with the failure at 4:22:\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		d, r := formJSON(t, broken)
+		f := d["failures"].([]any)
+		if r.code != 1 || d["opens"] != false || len(f) != 1 {
+			t.Fatalf("exit %d, opens %v, failures %v", r.code, d["opens"], f)
+		}
+		if fl := f[0].(map[string]any); fl["line"] != 4.0 || fl["column"] != 22.0 || fmt.Sprint(fl["key"]) != "[cpus]" || fl["kind"] != "slider" {
+			t.Errorf("failure = %v", fl)
+		}
+		// Everything else is still computed and printed.
+		if d["values"].(map[string]any)["name"] != "n" {
+			t.Errorf("values = %v", d["values"])
+		}
+	})
+
+	t.Run("usage errors", func(t *testing.T) {
+		dir := t.TempDir()
+		write := func(name, data string) string {
+			p := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		schemaOK := `{"type": "object", "properties": {"a": {"type": "string", "default": "x"}}}`
+		write("badvalues/Chart.yaml", "apiVersion: v2\nname: badvalues\nversion: 1.0.0\n")
+		write("badvalues/values.schema.json", schemaOK)
+		write("badvalues/values.yaml", "a: [1\n")
+		badJSON := write("badjson/values.schema.json", "{\n  \"type\": \"object\",,\n}\n")
+		okSchema := write("ok/values.schema.json", schemaOK)
+		badProfile := write("profile.yaml", "- not a mapping\n")
+		for _, tc := range []struct {
+			name string
+			args []string
+			want string
+		}{
+			{"missing chart", []string{"form", filepath.Join(dir, "nothing")}, "nothing"},
+			{"unknown format", []string{"form", chart, "--format", "xml"}, `unknown format "xml"`},
+			{"a catalog", []string{"form", formCatalog}, "name one chart"},
+			{"bad values.yaml", []string{"form", filepath.Join(dir, "badvalues")}, filepath.Join(dir, "badvalues", "values.yaml") + ":1:1: did not find"},
+			{"bad schema", []string{"form", badJSON}, badJSON + ":2:"},
+			{"bad profile", []string{"form", okSchema, "--profile", badProfile}, badProfile + ":1:1: a launch context is a mapping"},
+			{"region id alone", []string{"form", okSchema, "--region-id", "r"}, "--region-id needs --region"},
+			{"unknown platform", []string{"form", okSchema, "--platform", "other"}, "--platform"},
+			{"two charts", []string{"form", okSchema, okSchema}, "accepts 1 arg"},
+		} {
+			r := catalogist(t, nil, tc.args...)
+			if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2, nothing written and %q", tc.name, r.code, r.stdout, r.stderr, tc.want)
+			}
+		}
+	})
+}
+
+// TestFormVectorsCLI runs every form vector through the command: the form
+// opens, the exit status and the values agree with want.json.
+func TestFormVectorsCLI(t *testing.T) {
+	dirs, err := filepath.Glob("../../testdata/form/*/want.json")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no vectors: %v", err)
+	}
+	empty := filepath.Join(t.TempDir(), "empty.yaml")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range dirs {
+		dir := filepath.Dir(w)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			var c struct {
+				Platform, ExtensionKey, Disagreement string
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "case.yaml"))
+			if err != nil || yaml.Unmarshal(data, &c) != nil {
+				t.Fatalf("case.yaml: %v", err)
+			}
+			if c.Disagreement != "" {
+				t.Skipf("known disagreement: %s", c.Disagreement)
+			}
+			// A vector without context.yaml is computed in an empty context.
+			profile := filepath.Join(dir, "context.yaml")
+			if !exists(profile) {
+				profile = empty
+			}
+			args := []string{filepath.Join(dir, "values.schema.json"), "--show-secrets", "--extension-key", cmp.Or(c.ExtensionKey, "x-onyxia"), "--profile", profile}
+			if c.Platform != "" {
+				args = append(args, "--platform", c.Platform)
+			}
+			for flag, file := range map[string]string{"--region": "region.yaml", "--schema-registry": "registry"} {
+				if p := filepath.Join(dir, file); exists(p) {
+					args = append(args, flag, p)
+				}
+			}
+			d, r := formJSON(t, args...)
+			var want struct {
+				Opens  bool
+				Values any
+			}
+			data, err = os.ReadFile(w)
+			if err != nil || json.Unmarshal(data, &want) != nil {
+				t.Fatalf("want.json: %v", err)
+			}
+			if code := map[bool]int{true: 0, false: 1}[want.Opens]; r.code != code || d["opens"] != want.Opens {
+				t.Errorf("exit %d, opens %v; want exit %d", r.code, d["opens"], code)
+			}
+			got, _ := json.Marshal(d["values"])
+			if wantValues, _ := json.Marshal(want.Values); want.Values != nil && string(got) != string(wantValues) {
+				t.Errorf("values = %s, want %s", got, wantValues)
+			}
+		})
 	}
 }

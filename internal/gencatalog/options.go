@@ -103,6 +103,18 @@ func sliderFields(b bounds) []kv {
 	}
 }
 
+// countFields are the slider keys of a number option counting things: the
+// platform's slider holds a number only without any sliderUnit, and refuses
+// integer sliders.
+func countFields(b bounds) []kv {
+	return []kv{
+		{"render", "slider"},
+		{"sliderMin", b.min},
+		{"sliderMax", b.max},
+		{"sliderStep", b.step},
+	}
+}
+
 // slider is a string option rendered as a slider whose value is the number
 // followed by the unit ("2000m", "4Gi", "1").
 func slider(title, desc string, b bounds, def int, more ...kv) obj {

@@ -434,10 +434,10 @@ func (g *chartGen) spark() obj {
 	return group("Spark", "Spark configuration of the session started in the service.", obj{
 		{"ui", boolean("Enable monitoring interface", "Expose the Spark UI through the ingress.", true)},
 		{"default", boolean("Create a Spark configuration", "Write spark-defaults.conf from the options below.", true)},
-		{"minExecutors", option("integer", "Minimum executors", "Executors kept alive by dynamic allocation.", minExec,
-			append(sliderFields(exec), append(rangeEnd("down", "Minimum", "executors"), hideWhen("spark/default", false))...)...)},
-		{"maxExecutors", option("integer", "Maximum executors", "Upper bound of dynamic allocation.", minExec+5+g.r.IntN(20),
-			append(sliderFields(exec), append(rangeEnd("up", "Maximum", "executors"), hideWhen("spark/default", false))...)...)},
+		{"minExecutors", option("number", "Minimum executors", "Executors kept alive by dynamic allocation.", minExec,
+			append(countFields(exec), append(rangeEnd("down", "Minimum", "executors"), hideWhen("spark/default", false))...)...)},
+		{"maxExecutors", option("number", "Maximum executors", "Upper bound of dynamic allocation.", minExec+5+g.r.IntN(20),
+			append(countFields(exec), append(rangeEnd("up", "Maximum", "executors"), hideWhen("spark/default", false))...)...)},
 		{"executorMemory", slider("Executor memory", "Memory of each executor.", mem, mem.at(1+g.r.IntN(7)), hideWhen("spark/default", false))},
 		{"disabledCertChecking", boolean("Disable certificate checking", "Accept self-signed certificates of the S3 endpoint (not for production).", false)},
 		{"userConfig", option("object", "Extra configuration", "Additional spark-defaults.conf entries.", map[string]any{
@@ -461,10 +461,10 @@ func (g *chartGen) replicas(title, id string) obj {
 	lo := g.r.IntN(2)
 	return group(title, "Number of "+id+" running next to the main "+g.f.label+" process; autoscaling moves between the bounds.", obj{
 		{"enabled", boolean("Enable "+id, "Run additional "+id+".", g.chance(30))},
-		{"minReplicas", option("integer", "Minimum", "Lowest number of "+id+".", lo,
-			append(sliderFields(b), append(rangeEnd("down", "Minimum", id), hideUnlessEnabled())...)...)},
-		{"maxReplicas", option("integer", "Maximum", "Highest number of "+id+".", lo+1+g.r.IntN(3),
-			append(sliderFields(b), append(rangeEnd("up", "Maximum", id), hideUnlessEnabled())...)...)},
+		{"minReplicas", option("number", "Minimum", "Lowest number of "+id+".", lo,
+			append(countFields(b), append(rangeEnd("down", "Minimum", id), hideUnlessEnabled())...)...)},
+		{"maxReplicas", option("number", "Maximum", "Highest number of "+id+".", lo+1+g.r.IntN(3),
+			append(countFields(b), append(rangeEnd("up", "Maximum", id), hideUnlessEnabled())...)...)},
 	})
 }
 

@@ -1,0 +1,84 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/schema"
+)
+
+// RuleFormOpens reports what makes the platform's form refuse to open or
+// crash, other than the schema's shape and the sliders.
+var RuleFormOpens = &Rule{
+	Name: "form-opens", Severity: Error, Launchable: true,
+	Doc: "every option gets a value the form accepts (const, context, default, or a valid values.yaml value), render list has options, minItems has default items, and the API can serve the schema",
+	Run: func(p *Pass) {
+		for _, e := range p.Schema.ResolveErrors {
+			p.At(e.Node, "%s", e.Msg)
+		}
+		failures(p, false, schema.FailValue, schema.FailList, schema.FailItems)
+	},
+}
+
+// RuleFormHiddenCrash reports what crashes the form once a hidden option is
+// shown.
+var RuleFormHiddenCrash = &Rule{
+	Name: "form-hidden-crash", Severity: Warning, Launchable: true,
+	Doc: "an option hidden with the computed values does not crash the form when the user makes it visible",
+	Run: func(p *Pass) {
+		failures(p, true, schema.FailValue, schema.FailList, schema.FailItems, schema.FailSlider, schema.FailRange)
+	},
+}
+
+// RuleSchemaRegistry reports names the platform's API does not find in its
+// schema registry.
+var RuleSchemaRegistry = &Rule{
+	Name: "schema-registry", Severity: Warning, Launchable: true,
+	Doc: "overwriteSchemaWith and $ref name schemas of the API's registry (a missing name silently keeps the inline schema); without --schema-registry, a note says the inline copies were checked",
+	Run: func(p *Pass) {
+		var first *doc.Node
+		for _, o := range p.Schema.Options {
+			if o.Ext != nil && o.Ext.OverwriteSchemaWith != nil && o.Ext.OverwriteSchemaWith.Kind != doc.String {
+				n := o.Ext.OverwriteSchemaWith
+				p.At(n, "overwriteSchemaWith of option %q is %s; the API looks up a name such as \"ide/resources.json\"", o.Path, showNode(n))
+			}
+		}
+		for _, u := range p.Schema.Unresolved {
+			if p.Schema.Registry == nil {
+				if !u.Ref {
+					if first == nil {
+						first = u.Node
+					}
+				}
+				continue
+			}
+			if u.Ref && strings.HasPrefix(u.Name, "#") {
+				continue // Helm resolves it; option-type reports it where the form needs a type
+			}
+			hint := ""
+			if u.Suggestion != "" {
+				hint = fmt.Sprintf(" (did you mean %q?)", u.Suggestion)
+			}
+			what := "overwriteSchemaWith"
+			if u.Ref {
+				what = "$ref"
+			}
+			p.At(u.Node, "%s of option %q names %q, which the schema registry (%s) does not hold%s; the API silently keeps the inline schema", what, p.optionAt(u.Node), u.Name, strings.Join(p.Schema.Registry.Dirs, ", "), hint)
+		}
+		if first != nil {
+			p.Notef(first, "options name schemas of the platform API's registry (overwriteSchemaWith), which the API substitutes for the inline ones; no --schema-registry was given, so the inline copies were checked")
+		}
+	},
+}
+
+// RuleSelectOptions reports choices the form drops.
+var RuleSelectOptions = &Rule{
+	Name: "select-options", Severity: Warning, Launchable: true,
+	Doc: "every value of listEnum and enum fits the option (one that does not makes the form drop the whole list)",
+	Run: func(p *Pass) {
+		for _, d := range p.Form.DroppedChoices() {
+			p.At(d.Node, "%s", d.Msg)
+		}
+	},
+}
