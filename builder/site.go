@@ -20,7 +20,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/site"
 	"github.com/catalogist/catalogist/templates"
@@ -308,37 +307,29 @@ func (c *Context) readPage(ch *Chart) *pageSources {
 		p.err = fmt.Errorf("%s: %w", ch.Src.SchemaFile, err)
 		return p
 	}
-	var values any
-	if ch.Src.ValuesFile != "" {
-		data, err := os.ReadFile(ch.Src.ValuesFile)
-		if err != nil {
-			p.err = fmt.Errorf("reading values: %w", err)
-			return p
-		}
-		values = formValues(data)
-	}
+	var readErr error
 	p.schema = s
-	p.form = schema.Compute(s, schema.CatalogContext(nil, c.Region, c.Catalog), values)
-	return p
-}
-
-// formValues is values.yaml as the platform's form reads it: with a YAML
-// 1.2 reader, which keeps yes, no, on and off strings where Helm's reader
-// makes them booleans. A file that reader refuses is read as Helm reads it
-// (lint reports it); one that neither reads gives no values.
-func formValues(data []byte) any {
-	if d, err := doc.ParseYAML(data); err == nil {
-		if m, ok := d.Value().(map[string]any); ok {
-			return m
-		}
-		if d.Kind == doc.Null {
+	p.form = schema.ComputeLazy(s, schema.CatalogContext(nil, c.Region, c.Catalog), func() any {
+		if ch.Src.ValuesFile == "" {
 			return nil
 		}
-	}
-	if v, err := common.ReadValues(data); err == nil {
-		return v.AsMap()
-	}
-	return nil
+		data, err := os.ReadFile(ch.Src.ValuesFile)
+		if err != nil {
+			readErr = fmt.Errorf("reading values: %w", err)
+			return nil
+		}
+		// A file the platform's reader refuses is read as Helm reads it
+		// (lint reports it); one that neither reads gives no values.
+		if m, err := schema.ParseValuesYAML(data, ch.Src.ValuesFile); err == nil {
+			return m
+		}
+		if v, err := common.ReadValues(data); err == nil {
+			return v.AsMap()
+		}
+		return nil
+	})
+	p.err = readErr
+	return p
 }
 
 // isLibrary reports whether a chart is a library chart, which other charts

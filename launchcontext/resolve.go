@@ -24,6 +24,10 @@ const dotPlaceholder = "\x00dot\x00"
 // ["quoted"] segments become plain segments, then the path is split on dots.
 // Segments are not trimmed.
 func SplitPath(p string) []string {
+	if !strings.Contains(p, "[") {
+		// Most paths have no bracket: no segment to rewrite.
+		return strings.Split(p, ".")
+	}
 	p = indexSeg.ReplaceAllString(p, ".$1")
 	protect := func(re *regexp.Regexp) {
 		p = re.ReplaceAllStringFunc(p, func(m string) string {

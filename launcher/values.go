@@ -147,34 +147,13 @@ func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
 	return v, nil
 }
 
-// splitPath splits a path as schema.Problem.Path writes it (as --set names
-// it) into key segments: at each dot, except an escaped one, which belongs
-// to its key ("nvidia\.com/gpu").
-func splitPath(path string) []string {
-	var segs []string
-	var cur strings.Builder
-	for i := 0; i < len(path); i++ {
-		switch {
-		case path[i] == '\\' && i+1 < len(path) && path[i+1] == '.':
-			cur.WriteByte('.')
-			i++
-		case path[i] == '.':
-			segs = append(segs, cur.String())
-			cur.Reset()
-		default:
-			cur.WriteByte(path[i])
-		}
-	}
-	return append(segs, cur.String())
-}
-
 // maskProblems masks the refused values of password options and of keys
 // named like secrets, in the value and in the reason that quotes it.
 func maskProblems(s *schema.Schema, problems []schema.Problem) {
 	for i, p := range problems {
-		segs := splitPath(p.Path)
+		segs := p.Key
 		o := s.Resolve(segs)
-		if !(o != nil && o.Render == "password") && !secretName.MatchString(segs[len(segs)-1]) {
+		if len(segs) == 0 || !(o != nil && o.Render == "password") && !secretName.MatchString(segs[len(segs)-1]) {
 			continue
 		}
 		if str, ok := p.Value.(string); ok && str != "" {
@@ -197,7 +176,7 @@ func mergeProblems(s *schema.Schema, platform, helm []schema.Problem) []schema.P
 		at[p.Path] = i
 	}
 	for _, p := range helm {
-		o := s.Resolve(splitPath(p.Path))
+		o := s.Resolve(p.Key)
 		i, seen := at[p.Path]
 		typed := o != nil && o.Type != "" && !hasType(p.Value, o.Type)
 		if typed {
@@ -249,11 +228,11 @@ func formValuesYAML(ch *chart.Chart) (any, error) {
 			if f == nil || f.Name != "values.yaml" {
 				continue
 			}
-			root, err := doc.ParseYAML(f.Data)
+			m, err := schema.ParseValuesYAML(f.Data, "values.yaml")
 			if err != nil {
-				return nil, fmt.Errorf("%s: values.yaml:%w", ch.Name(), err)
+				return nil, fmt.Errorf("%s: %w", ch.Name(), err)
 			}
-			return root.Value(), nil
+			return m, nil
 		}
 	}
 	// A chart assembled in memory has no raw files; its values are all

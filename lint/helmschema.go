@@ -88,7 +88,13 @@ func schemaErrorPositions(err error, root *doc.Node) []positioned {
 		var out []positioned
 		for _, v := range schema.Violations(sve.Err) {
 			n, _ := root.LookupTokens(v.Instance)
-			out = append(out, positioned{n, "not a valid JSON Schema: " + v.Message})
+			msg := "not a valid JSON Schema: " + v.Message
+			if len(v.Instance) > 0 {
+				// Name the keyword: "got string, want array" alone does
+				// not say which key is wrong.
+				msg = fmt.Sprintf("not a valid JSON Schema: %s: %s", v.Instance[len(v.Instance)-1], v.Message)
+			}
+			out = append(out, positioned{n, msg})
 		}
 		return out
 	}

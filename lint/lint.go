@@ -406,7 +406,7 @@ func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, env catalogEn
 		return p, nil
 	}
 	p.Schema = schema.Build(root, ch.SchemaFile, env.Env)
-	p.Form = schema.Compute(p.Schema, p.Context, p.formValues())
+	p.Form = schema.ComputeLazy(p.Schema, p.Context, func() any { return p.formValues() })
 	return p, nil
 }
 

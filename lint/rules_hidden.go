@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/catalogist/catalogist/doc"
@@ -131,7 +132,13 @@ var RuleHiddenValue = &Rule{
 }
 
 func typeHint(v *doc.Node, t string) string {
-	if v.Kind == doc.String && t == "boolean" && (v.Text == "true" || v.Text == "false") {
+	if v.Kind != doc.String {
+		return ""
+	}
+	_, err := strconv.ParseFloat(v.Text, 64)
+	switch {
+	case t == "boolean" && (v.Text == "true" || v.Text == "false"),
+		(t == "number" || t == "integer") && err == nil:
 		return fmt.Sprintf(": write %s without quotes", v.Text)
 	}
 	return ""

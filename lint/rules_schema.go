@@ -297,7 +297,11 @@ var RuleDuplicateKey = &Rule{
 				}
 				for _, m := range n.Members {
 					if l := last[m.Key]; l != m {
-						p.AtKey(m, "key %q appears again at line %d; this one is ignored", m.Key, l.KeyPos.Line)
+						again := fmt.Sprintf("at line %d", l.KeyPos.Line)
+						if l.KeyPos.Line == m.KeyPos.Line {
+							again = "later on this line"
+						}
+						p.AtKey(m, "key %q appears again %s; this one is ignored", m.Key, again)
 					}
 					walk(m)
 				}

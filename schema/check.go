@@ -14,7 +14,9 @@ import (
 
 // Problem is one value the platform refuses to launch with.
 type Problem struct {
-	// Path is the dotted values path, as --set writes it.
+	// Key is the value's key segments; Path writes them as --set does,
+	// dots between segments and a dot inside one escaped.
+	Key    []string
 	Path   string
 	Value  any
 	Reason string
@@ -62,7 +64,7 @@ func Check(s *Schema, ctx *Context, values map[string]any) []Problem {
 			continue
 		}
 		if !r.valid && !r.hasApprox {
-			out = append(out, Problem{Path: dotted(o.Key), Value: v, Reason: r.why, Allowed: allowed(c, o)})
+			out = append(out, Problem{Key: o.Key, Path: dotted(o.Key), Value: v, Reason: r.why, Allowed: allowed(c, o)})
 			continue
 		}
 		switch {
@@ -105,6 +107,7 @@ func rangeProblem(c *computer, vals any, down, up *Option) (Problem, bool) {
 		return Problem{}, false
 	}
 	return Problem{
+		Key:     down.Key,
 		Path:    dotted(down.Key),
 		Value:   dv,
 		Reason:  fmt.Sprintf("is above %s, the other end of the %q range", dotted(up.Key), down.RangeID),
@@ -177,7 +180,7 @@ func HelmProblems(sch *jsonschema.Schema, values map[string]any) []Problem {
 	}
 	var out []Problem
 	for _, v := range Violations(err) {
-		p := Problem{Path: dotted(v.Instance), Reason: v.Message}
+		p := Problem{Key: v.Instance, Path: dotted(v.Instance), Reason: v.Message}
 		if len(v.Instance) > 0 {
 			p.Value, _ = ValueAt(inst, v.Instance)
 			p.Value = jsValue(p.Value)

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/catalogist/catalogist/doc"
@@ -229,6 +230,7 @@ type Form struct {
 	// now or once a hidden option is shown.
 	Failures []*Failure
 	byKey    map[string]*Field
+	byOption map[*Option]*Field
 	c        *computer
 }
 
@@ -311,10 +313,16 @@ type crash struct{ f *Failure }
 // valid; values.yaml, which must then be valid. It then builds the form the
 // user sees and records every failure.
 func Compute(s *Schema, ctx *Context, values any) *Form {
+	return ComputeLazy(s, ctx, func() any { return values })
+}
+
+// ComputeLazy is Compute with values.yaml read only when an option falls
+// back to it: most options have a default, and reading YAML is slow.
+func ComputeLazy(s *Schema, ctx *Context, values func() any) *Form {
 	if ctx == nil {
 		ctx = NewContext(nil, nil, nil, "")
 	}
-	f := &Form{byKey: map[string]*Field{}}
+	f := &Form{byKey: map[string]*Field{}, byOption: make(map[*Option]*Field, len(s.Options))}
 	for _, o := range s.Options {
 		fd := &Field{Option: o, Readonly: o.Readonly || o.Const != nil}
 		sf := ctx.Fields(s.Platform, o)
@@ -322,18 +330,16 @@ func Compute(s *Schema, ctx *Context, values any) *Form {
 			fd.Bounds, fd.BoundsFrom, fd.BoundsConfig, fd.BoundsFile, fd.HasBounds = sf.Config(), sf.Origin, sf.ConfigName, sf.File, true
 		}
 		f.Fields = append(f.Fields, fd)
+		f.byOption[o] = fd
 		if k := joinKey(o.Key); f.byKey[k] == nil {
 			f.byKey[k] = fd
 		}
 	}
 	c := &computer{s: s, ctx: ctx, root: &scope{ctx.dataFor(s.Platform)}, form: f, record: true, enums: map[*Option][]any{}}
 	f.c = c
-	yaml, _ := jsValue(values).(map[string]any)
-	if yaml == nil {
-		yaml = map[string]any{}
-	}
+	c.readValues = values
 	var top any
-	c.guard(s.Top, func() { top = c.value(s.Top, c.root, yaml, true, "") })
+	c.guard(s.Top, func() { top = c.value(s.Top, c.root, yamlRef{ok: true}, "") })
 	f.Values, _ = top.(map[string]any)
 	if f.Values == nil {
 		f.Values = map[string]any{}
@@ -343,7 +349,7 @@ func Compute(s *Schema, ctx *Context, values any) *Form {
 	c.record = true
 	for _, o := range s.Options {
 		if o.Items != nil && !o.InItems {
-			c.try(func() { c.value(o.Items, c.root, nil, false, "") })
+			c.try(func() { c.value(o.Items, c.root, yamlRef{}, "") })
 		}
 	}
 	c.walkForm()
@@ -370,10 +376,30 @@ type computer struct {
 	failed map[*Option]bool
 	// ends are the range slider ends the form walk met, in its order.
 	ends []*rangeEnd
+	// fields caches the options' effective slider fields: validation asks
+	// for them at every value.
+	fieldsOf map[*Option]SliderFields
+	// readValues reads values.yaml, once, on first need.
+	readValues func() any
+	values     map[string]any
+	valuesRead bool
+}
+
+// fields returns an option's effective slider fields.
+func (c *computer) fields(o *Option) SliderFields {
+	if f, ok := c.fieldsOf[o]; ok {
+		return f
+	}
+	f := c.ctx.Fields(c.s.Platform, o)
+	if c.fieldsOf == nil {
+		c.fieldsOf = map[*Option]SliderFields{}
+	}
+	c.fieldsOf[o] = f
+	return f
 }
 
 func (c *computer) field(o *Option) *Field {
-	if fd := c.form.byKey[joinKey(o.Key)]; fd != nil && fd.Option == o {
+	if fd := c.form.byOption[o]; fd != nil {
 		return fd
 	}
 	return &Field{Option: o}
@@ -467,7 +493,7 @@ func typeOf(o *Option) string {
 // whether it gives one; null is a value). implicit is the reference the
 // platform gives an item property that has none of its own when it maps a
 // context list onto items.
-func (c *computer) value(o *Option, data *scope, yaml any, present bool, implicit string) any {
+func (c *computer) value(o *Option, data *scope, y yamlRef, implicit string) any {
 	fd := c.field(o)
 	set := func(v any, src Source) any {
 		if c.record && !fd.Defined {
@@ -479,11 +505,11 @@ func (c *computer) value(o *Option, data *scope, yaml any, present bool, implici
 		c.throw(FailShape, o, nil, "option %q is not a schema object", o.Path)
 	}
 	t := typeOf(o)
-	if t == "" {
-		c.throw(FailShape, o, nil, "option %q has neither type nor const", o.Path)
+	if !slices.Contains(Types, t) {
+		c.throw(FailShape, o, nil, "option %q has no type the form knows", o.Path)
 	}
 	if o.Const != nil {
-		cv := jsValue(o.Const.Value())
+		cv := nodeValue(o.Const)
 		if v := c.validate(o, data, cv); !v.valid {
 			c.throw(FailValue, o, o.Const, "const %s of option %q does not validate against its own schema (%s), so the form will not open; make const valid or remove it", show(cv), o.Path, v.why)
 		}
@@ -491,10 +517,9 @@ func (c *computer) value(o *Option, data *scope, yaml any, present bool, implici
 	}
 	if t == "object" && o.Node.Get("properties") != nil {
 		out := map[string]any{}
-		ym, _ := yaml.(map[string]any)
 		for _, child := range o.Children {
-			cy, cp := ym[child.Name]
-			c.guard(child, func() { out[child.Name] = c.value(child, data, cy, cp, "") })
+			cy := yamlRef{path: appendKey(y.path, child.Name), ok: y.ok}
+			c.guard(child, func() { out[child.Name] = c.value(child, data, cy, "") })
 		}
 		return set(out, FromNothing)
 	}
@@ -502,18 +527,18 @@ func (c *computer) value(o *Option, data *scope, yaml any, present bool, implici
 		return set(v, FromContext)
 	}
 	if o.Default != nil {
-		dv := jsValue(o.Default.Value())
+		dv := nodeValue(o.Default)
 		if v := c.validate(o, data, dv); v.valid {
 			return set(dv, FromDefault)
 		} else if c.record && fd.DefaultRejected == "" {
 			fd.DefaultRejected = v.why
 		}
 	}
-	if present {
+	if yaml, present := c.yamlAt(y); present {
 		v := c.validate(o, data, yaml)
 		if !v.valid {
 			switch {
-			case o.Default != nil && equalJSON(jsValue(o.Default.Value()), yaml):
+			case o.Default != nil && equalJSON(nodeValue(o.Default), yaml):
 				c.throw(FailValue, o, o.Default, "option %q has the default %s in the schema and in values.yaml, and the form accepts neither (%s), so the form will not open; correct both", o.Path, show(yaml), v.why)
 			case o.Default != nil && fd.DefaultRejected != "":
 				c.throw(FailValue, o, o.Default, "option %q has an unusable default (%s) and values.yaml gives %s, which the form does not accept either (%s), so the form will not open; correct the default or values.yaml", o.Path, fd.DefaultRejected, show(yaml), v.why)
@@ -534,7 +559,7 @@ func (c *computer) value(o *Option, data *scope, yaml any, present bool, implici
 		var item any
 		defined := false
 		if o.Items != nil {
-			defined = c.try(func() { item = c.value(o.Items, data, nil, false, "") })
+			defined = c.try(func() { item = c.value(o.Items, data, yamlRef{}, "") })
 		}
 		if !defined {
 			c.throw(FailItems, o, o.Node.Get("minItems"), "option %q has minItems %d but its items get no default value, so the form will not open; give the items a default, or the array a default with %d items", o.Path, n, n)
@@ -553,7 +578,7 @@ func (c *computer) value(o *Option, data *scope, yaml any, present bool, implici
 func (c *computer) fix(o *Option) string {
 	fd := c.field(o)
 	if o.Default != nil && fd.DefaultRejected != "" {
-		return fmt.Sprintf("Its default %s is not used because %s: correct it.", show(jsValue(o.Default.Value())), fd.DefaultRejected)
+		return fmt.Sprintf("Its default %s is not used because %s: correct it.", show(nodeValue(o.Default)), fd.DefaultRejected)
 	}
 	return "Give it a valid default."
 }
@@ -626,7 +651,7 @@ func (c *computer) mapItems(items *Option, data *scope, list []any) (out []any, 
 func (c *computer) mappedItem(items *Option, sc *scope) any {
 	out := map[string]any{}
 	for _, child := range items.Children {
-		out[child.Name] = c.value(child, sc, nil, false, "{{"+child.Name+"}}")
+		out[child.Name] = c.value(child, sc, yamlRef{}, "{{"+child.Name+"}}")
 	}
 	return out
 }
@@ -697,6 +722,40 @@ func (c *computer) resolveEnum(o *Option, data *scope) []any {
 	return opts
 }
 
+// yamlRef names the value values.yaml gives an option: its key path; ok is
+// false where the platform reads no values.yaml (items it computes itself).
+type yamlRef struct {
+	path []string
+	ok   bool
+}
+
+// yamlAt returns what values.yaml holds at a reference, and whether it
+// holds anything (null is a value). The platform descends only into
+// objects, never into lists.
+func (c *computer) yamlAt(y yamlRef) (any, bool) {
+	if !y.ok {
+		return nil, false
+	}
+	if !c.valuesRead {
+		c.valuesRead = true
+		c.values, _ = jsValue(c.readValues()).(map[string]any)
+	}
+	var cur any = c.values
+	if c.values == nil {
+		cur = map[string]any{}
+	}
+	for _, k := range y.path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[k]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
 // scope is the context document references resolve against: the launch
 // context, or, for items mapped from a context list, the context with the
 // element's keys over it.
@@ -728,7 +787,7 @@ next:
 		}
 		var opts []any
 		for _, it := range n.Items {
-			x := jsValue(it.Value())
+			x := nodeValue(it)
 			if !c.validateNoEnum(o, data, x).valid {
 				continue next
 			}
@@ -745,7 +804,7 @@ next:
 // a select.
 func (c *computer) validateNoEnum(o *Option, data *scope, v any) verdict {
 	t := typeOf(o)
-	sf := c.ctx.Fields(c.s.Platform, o)
+	sf := c.fields(o)
 	inBounds := func(x float64) bool {
 		return (sf.Min == nil || x >= *sf.Min) && (sf.Max == nil || x <= *sf.Max)
 	}
@@ -991,9 +1050,13 @@ func show(v any) string {
 	return string(b)
 }
 
-// equalJSON compares two plain values as JSON values (numbers by value).
+// equalJSON compares two plain values as JSON values (numbers by value),
+// as the platform's deep equality does.
 func equalJSON(a, b any) bool {
-	a, b = jsValue(a), jsValue(b)
+	if fa, ok := number(a); ok {
+		fb, ok := number(b)
+		return ok && fa == fb
+	}
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
@@ -1019,7 +1082,28 @@ func equalJSON(a, b any) bool {
 		}
 		return true
 	}
+	if _, ok := number(b); ok {
+		return false
+	}
 	return a == b
+}
+
+// number reads any of the number types plain values come in.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		return f, err == nil || math.IsInf(f, 0)
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case float32:
+		return float64(x), true
+	}
+	return 0, false
 }
 
 // EqualJSON compares two plain values as JSON values (numbers by value).
@@ -1048,7 +1132,7 @@ func (f *Form) DroppedChoices() []NodeError {
 				continue
 			}
 			for _, it := range n.Items {
-				r := f.c.validateNoEnum(o, f.c.root, jsValue(it.Value()))
+				r := f.c.validateNoEnum(o, f.c.root, nodeValue(it))
 				if r.valid {
 					continue
 				}
@@ -1056,7 +1140,7 @@ func (f *Form) DroppedChoices() []NodeError {
 				if choices := f.Choices(o); len(choices) > 0 {
 					instead = "the select offers " + showList(choices)
 				}
-				out = append(out, NodeError{Node: it, Msg: fmt.Sprintf("%s of option %q is ignored whole because its value %s does not fit the option (%s); %s", n.Key, o.Path, show(jsValue(it.Value())), r.why, instead)})
+				out = append(out, NodeError{Node: it, Msg: fmt.Sprintf("%s of option %q is ignored whole because its value %s does not fit the option (%s); %s", n.Key, o.Path, show(nodeValue(it)), r.why, instead)})
 				break
 			}
 		}

@@ -51,7 +51,7 @@ func (c *computer) walk(o *Option, path []string, visible bool) {
 			if h.Relative {
 				target = append(append([]string(nil), path[:len(path)-1]...), target...)
 			}
-			if v, ok := launchcontext.Lookup(c.form.Values, target); ok && equalJSON(jsValue(h.Value.Value()), v) {
+			if v, ok := launchcontext.Lookup(c.form.Values, target); ok && equalJSON(nodeValue(h.Value), v) {
 				visible = false
 			}
 		}
@@ -128,7 +128,7 @@ func (c *computer) show(o *Option, path []string, value any, visible bool) (Widg
 		}
 		return WidgetSelect, nil
 	}
-	sf := c.ctx.Fields(c.s.Platform, o)
+	sf := c.fields(o)
 	if sf.Min != nil {
 		if o.ExtremityNode == nil {
 			c.sliderShape(o, sf, "slider")
@@ -350,7 +350,7 @@ func (c *computer) widget(o *Option) Widget {
 		return WidgetSelect
 	}
 	switch {
-	case c.ctx.Fields(c.s.Platform, o).Min != nil && o.ExtremityNode == nil:
+	case c.fields(o).Min != nil && o.ExtremityNode == nil:
 		return WidgetSlider
 	case o.ExtremityNode != nil:
 		return WidgetRange

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/catalogist/catalogist/doc"
 )
 
 // The platform's form is JavaScript: values are JSON numbers (float64),
@@ -130,4 +132,37 @@ func jsArrayIndex(k string) (uint64, bool) {
 		return 0, false
 	}
 	return n, true
+}
+
+// nodeValue is a schema node's value as JavaScript holds it: numbers as
+// float64. It converts in one pass where Value then jsValue would copy twice.
+func nodeValue(n *doc.Node) any {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case doc.Bool:
+		return n.Text == "true"
+	case doc.Number:
+		f, err := strconv.ParseFloat(n.Text, 64)
+		if err != nil && !math.IsInf(f, 0) {
+			return json.Number(n.Text)
+		}
+		return f
+	case doc.String:
+		return n.Text
+	case doc.Array:
+		out := make([]any, len(n.Items))
+		for i, c := range n.Items {
+			out[i] = nodeValue(c)
+		}
+		return out
+	case doc.Object:
+		out := make(map[string]any, len(n.Members))
+		for _, c := range n.Members {
+			out[c.Key] = nodeValue(c)
+		}
+		return out
+	}
+	return nil
 }
