@@ -1,7 +1,6 @@
 package launcher
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -103,7 +102,7 @@ func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
 	v := &Values{Overrides: map[string]any{}}
 	ctx := schema.NewContext(in.Profile, in.Region, in.CatalogSliders, in.CatalogSource)
 	if len(ch.Schema) > 0 {
-		key := cmp.Or(in.ExtensionKey, schema.DetectExtensionKey(ch.Schema))
+		key := schema.PackageKey(in.ExtensionKey, in.Platform, ch.Schema)
 		p, err := schema.PlatformFor(in.Platform, key)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ch.Name(), err)

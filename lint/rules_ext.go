@@ -237,7 +237,11 @@ func (e element) check(r launchcontext.Ref, m *launchcontext.Model) string {
 	if ok, _ := m.Check(r.Segs); ok {
 		return ""
 	}
-	return fmt.Sprintf("it is neither a field of the elements of %q (%s) nor a path of the %s context", e.list, strings.Join(e.keys, ", "), m.Name)
+	why := fmt.Sprintf("it is neither a field of the elements of %q (%s) nor a path of the %s context", e.list, strings.Join(e.keys, ", "), m.Name)
+	if s := suggest.Closest(r.Segs[0], e.keys); s != "" {
+		why += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return why
 }
 
 // RuleBareLiteral reports bare words the platform reads as paths.

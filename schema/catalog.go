@@ -11,9 +11,13 @@ import (
 )
 
 // ExtensionKeyFor is the extension key in force for a catalog's charts: the
-// user's override, else the catalog's setting, else the default.
-func ExtensionKeyFor(override string, cat *catalog.Catalog) string {
-	return cmp.Or(override, cat.ExtensionKey(), DefaultExtensionKey)
+// user's override, else the catalog's setting, else the key of the platform
+// named (by the user, else the catalog), else the default.
+func ExtensionKeyFor(override, platform string, cat *catalog.Catalog) string {
+	if platform == "" && cat.Config != nil {
+		platform = cat.Config.Platform
+	}
+	return cmp.Or(override, cat.ExtensionKey(), PlatformKey(platform), DefaultExtensionKey)
 }
 
 // Overrides are what a user sets on the command line for every catalog;
@@ -57,7 +61,7 @@ func (rs *Registries) Load(dirs []string) (*Registry, error) {
 // else the catalog's catalog.yaml, else the defaults (the platform follows
 // the extension key).
 func EnvFor(o Overrides, cat *catalog.Catalog, rs *Registries) (Env, error) {
-	env := Env{ExtKey: ExtensionKeyFor(o.ExtensionKey, cat), Registry: o.Registry}
+	env := Env{ExtKey: ExtensionKeyFor(o.ExtensionKey, o.Platform, cat), Registry: o.Registry}
 	name := o.Platform
 	if cfg := cat.Config; cfg != nil {
 		name = cmp.Or(name, cfg.Platform)
@@ -87,11 +91,21 @@ func CatalogContext(data map[string]any, reg *region.Region, cat *catalog.Catalo
 }
 
 // DetectExtensionKey is the extension key a schema uses, for a chart whose
-// catalog does not say: the reference platform's when the schema holds it
-// and not the seed's, else the default.
+// catalog does not say: the seed's when the schema holds it, else the
+// reference platform's when it holds that one, else "".
 func DetectExtensionKey(schemaJSON []byte) string {
-	if bytes.Contains(schemaJSON, []byte(`"x-onyxia"`)) && !bytes.Contains(schemaJSON, []byte(`"`+DefaultExtensionKey+`"`)) {
+	switch {
+	case bytes.Contains(schemaJSON, []byte(`"`+DefaultExtensionKey+`"`)):
+		return DefaultExtensionKey
+	case bytes.Contains(schemaJSON, []byte(`"x-onyxia"`)):
 		return "x-onyxia"
 	}
-	return DefaultExtensionKey
+	return ""
+}
+
+// PackageKey is the extension key of a chart read without its catalog (a
+// package): the user's, else the one its schema uses, else the named
+// platform's, else the default.
+func PackageKey(override, platform string, schemaJSON []byte) string {
+	return cmp.Or(override, DetectExtensionKey(schemaJSON), PlatformKey(platform), DefaultExtensionKey)
 }

@@ -569,6 +569,9 @@ func (c *computer) value(o *Option, data *scope, y yamlRef, implicit string) any
 		}
 		return set(out, FromItems)
 	}
+	if o.Ext != nil && o.Ext.OverwriteDefaultWith != nil && !fd.ContextResolved {
+		c.throw(FailValue, o, nil, "option %q gets no value: its overwriteDefaultWith %s finds nothing in the context (as for a user or deployment without it), and it has no usable default and nothing in values.yaml, so the form will not open. %s", o.Path, show(nodeValue(o.Ext.OverwriteDefaultWith)), c.fix(o))
+	}
 	c.throw(FailValue, o, nil, "option %q gets no value from any source (no const, no usable default, nothing from the context, nothing in values.yaml), so the form will not open. %s", o.Path, c.fix(o))
 	return nil
 }

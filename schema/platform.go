@@ -13,6 +13,8 @@ import (
 // refuse to open); the fields below are the whole of what differs.
 type Platform struct {
 	Name string
+	// ExtKey is the extension key the platform's own catalogs use.
+	ExtKey string
 	// RegionSliders is true when useRegionSliderConfig takes an option's
 	// slider minimum, maximum, step and unit from the region's slider
 	// configuration of that name, else the catalog's. The reference platform
@@ -31,10 +33,10 @@ type Platform struct {
 // The targets.
 var (
 	// Onyxia is the reference platform as it behaves today.
-	Onyxia = &Platform{Name: "onyxia"}
+	Onyxia = &Platform{Name: "onyxia", ExtKey: "x-onyxia"}
 	// Catalogist is the extension as this project documents it, with the
 	// seed's region-bounded sliders.
-	Catalogist = &Platform{Name: "catalogist", RegionSliders: true, StepAndUnitRequired: true, RegionBoundsInContext: true}
+	Catalogist = &Platform{Name: "catalogist", ExtKey: DefaultExtensionKey, RegionSliders: true, StepAndUnitRequired: true, RegionBoundsInContext: true}
 )
 
 var platforms = map[string]*Platform{Onyxia.Name: Onyxia, Catalogist.Name: Catalogist}
@@ -55,6 +57,16 @@ func PlatformNamed(name string) (*Platform, error) {
 		return p, nil
 	}
 	return nil, fmt.Errorf("unknown platform %q (known: %s)", name, strings.Join(PlatformNames(), ", "))
+}
+
+// PlatformKey is the extension key of the named platform, "" when none is
+// named (or the name is unknown): a catalog linted for onyxia writes
+// x-onyxia unless it says otherwise.
+func PlatformKey(name string) string {
+	if p := platforms[name]; p != nil {
+		return p.ExtKey
+	}
+	return ""
 }
 
 // PlatformFor picks the target: the one named (by a flag, then catalog.yaml),

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -252,7 +251,7 @@ func formEnv(ov schema.Overrides, ch *formChart) (schema.Env, error) {
 		}
 		return env, err
 	}
-	env := schema.Env{ExtKey: cmp.Or(ov.ExtensionKey, schema.DetectExtensionKey(ch.schemaData)), Registry: ov.Registry}
+	env := schema.Env{ExtKey: schema.PackageKey(ov.ExtensionKey, ov.Platform, ch.schemaData), Registry: ov.Registry}
 	p, err := schema.PlatformFor(ov.Platform, env.ExtKey)
 	env.Platform = p
 	return env, err

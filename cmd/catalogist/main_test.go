@@ -304,6 +304,31 @@ func TestCorpus(t *testing.T) {
 	if !strings.Contains(r.stdout, "--extension-key x-onyxia") {
 		t.Errorf("no hint about the extension key:\n%s", r.stdout)
 	}
+
+	// As the reference platform serves it, with its API's registry: the
+	// API replaces the broken inline proxy options of rstudio-sparkr, so the
+	// form of every chart opens; what remains are names the registry lacks
+	// (the API keeps their inline copies) and context paths the onyxia
+	// context lacks.
+	registry := "../../../shared/onyxia-registry"
+	r = catalogist(t, nil, "lint", "--format", "json", "--platform", "onyxia", "--schema-registry", registry, dir)
+	if r.code != 0 {
+		t.Fatalf("with the registry: exit %d, want 0 (no error)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	out.Findings = nil
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	rules = map[string]int{}
+	for _, f := range out.Findings {
+		rules[f.Rule]++
+		if f.Rule == "context-path" && (strings.Contains(f.Message, "no longer") || strings.Contains(f.Message, "removed")) {
+			t.Errorf("a message claims the platform changed: %s", f.Message)
+		}
+	}
+	if rules["schema-registry"] == 0 || rules["context-path"] == 0 || rules["ext-boolean"] != 0 {
+		t.Errorf("findings by rule with the registry: %v", rules)
+	}
 }
 
 func TestBuild(t *testing.T) {
