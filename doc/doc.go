@@ -94,6 +94,20 @@ func (n *Node) Get(key string) *Node {
 	return nil
 }
 
+// Show writes a scalar node as a message quotes it ("text", 3, true,
+// null), and a list or mapping by its kind.
+func (n *Node) Show() string {
+	switch n.Kind {
+	case String:
+		return strconv.Quote(n.Text)
+	case Number, Bool:
+		return n.Text
+	case Null:
+		return "null"
+	}
+	return n.Kind.WithArticle()
+}
+
 // Bool reports the value of a boolean node.
 func (n *Node) Bool() bool { return n != nil && n.Kind == Bool && n.Text == "true" }
 

@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 
+	"github.com/catalogist/catalogist/atomicfile"
 	"github.com/catalogist/catalogist/doc"
 )
 
@@ -142,37 +142,9 @@ func marshalLine(v any) []byte {
 // the same directory and renames it into place, so that the file is never
 // seen half-written.
 func WriteBaseline(file string, fs []Finding) error {
-	return writeAtomic(file, NewBaseline(fs).Encode())
-}
-
-func writeAtomic(file string, data []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing baseline %s: %w", file, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("writing baseline %s: %w", file, err)
-	}
-	// Without the sync, a crash soon after the rename can leave an empty
-	// file under the new name on some file systems.
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("writing baseline %s: %w", file, err)
-	}
-	// CreateTemp makes the file private; a baseline is meant to be shared.
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("writing baseline %s: %w", file, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing baseline %s: %w", file, err)
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
-		return fmt.Errorf("writing baseline %s: %w", file, err)
+	// A baseline is committed and shared: readable by all.
+	if err := atomicfile.WriteBytes(file, 0o644, NewBaseline(fs).Encode()); err != nil {
+		return fmt.Errorf("baseline: %w", err)
 	}
 	return nil
 }

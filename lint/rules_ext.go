@@ -15,16 +15,6 @@ import (
 
 var yamlLineRe = regexp.MustCompile(`yaml: line (\d+):`)
 
-func didYouMean(n *doc.Node, candidates []string) string {
-	if n == nil || n.Kind != doc.String {
-		return ""
-	}
-	if s := suggest.Closest(n.Text, candidates); s != "" {
-		return fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return ""
-}
-
 // withTop returns the root option and every option below it.
 func withTop(s *schema.Schema) []*schema.Option {
 	return append([]*schema.Option{s.Top}, s.Options...)
@@ -300,9 +290,9 @@ var RuleSliderConfig = &Rule{
 			}
 			switch {
 			case p.Region != nil && p.Context.Sliders[n.Text] == nil:
-				p.At(n, "option %q uses slider configuration %q, which region %s does not define; the chart's own bounds apply%s", o.Path, n.Text, p.Region.File, didYouMean(n, known))
+				p.At(n, "option %q uses slider configuration %q, which region %s does not define; the chart's own bounds apply%s", o.Path, n.Text, p.Region.File, suggest.Hint(n.Text, known))
 			case !slices.Contains(known, n.Text):
-				p.At(n, "option %q uses slider configuration %q, which is none of %s; the chart's own bounds apply%s", o.Path, n.Text, strings.Join(known, ", "), didYouMean(n, known))
+				p.At(n, "option %q uses slider configuration %q, which is none of %s; the chart's own bounds apply%s", o.Path, n.Text, strings.Join(known, ", "), suggest.Hint(n.Text, known))
 			}
 			if !o.HasSlider && o.Render != "slider" {
 				p.At(n, "option %q has useRegionSliderConfig but is not a slider (no render: slider, no sliderMin); slider configurations only bound sliders", o.Path)

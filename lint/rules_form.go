@@ -41,7 +41,7 @@ var RuleSchemaRegistry = &Rule{
 		for _, o := range p.Schema.Options {
 			if o.Ext != nil && o.Ext.OverwriteSchemaWith != nil && o.Ext.OverwriteSchemaWith.Kind != doc.String {
 				n := o.Ext.OverwriteSchemaWith
-				p.At(n, "overwriteSchemaWith of option %q is %s; the API looks up a name such as \"ide/resources.json\"", o.Path, showNode(n))
+				p.At(n, "overwriteSchemaWith of option %q is %s; the API looks up a name such as \"ide/resources.json\"", o.Path, n.Show())
 			}
 		}
 		for _, u := range p.Schema.Unresolved {

@@ -125,7 +125,7 @@ var RuleHiddenValue = &Rule{
 			}
 			want, ok := kindFor(t.Type)
 			if ok && v.Kind != want {
-				p.At(v, "hidden.value of option %q is %s but %q is %s; the condition never matches%s", o.Path, showNode(v), t.Path, withArticle(t.Type), typeHint(v, t.Type))
+				p.At(v, "hidden.value of option %q is %s but %q is %s; the condition never matches%s", o.Path, v.Show(), t.Path, withArticle(t.Type), typeHint(v, t.Type))
 			}
 		}
 	},
@@ -167,7 +167,7 @@ var RuleHiddenNever = &Rule{
 
 func cannotHold(p *Pass, t *schema.Option, val any) string {
 	if t.Const != nil && !schema.EqualJSON(t.Const.Value(), val) {
-		return fmt.Sprintf("%q is always %s", t.Path, showNode(t.Const))
+		return fmt.Sprintf("%q is always %s", t.Path, t.Const.Show())
 	}
 	// Choices filled from the context depend on the user: nothing to say.
 	if t.Ext == nil || t.Ext.OverwriteListEnumWith == nil {

@@ -314,13 +314,3 @@ var RuleDuplicateKey = &Rule{
 		walk(p.Schema.Source)
 	},
 }
-
-func showNode(n *doc.Node) string {
-	switch n.Kind {
-	case doc.String:
-		return fmt.Sprintf("%q", n.Text)
-	case doc.Number, doc.Bool:
-		return n.Text
-	}
-	return "a " + n.Kind.String()
-}

@@ -126,7 +126,7 @@ func unusedDefault(p *Pass, fd *schema.Field, where string) {
 	if fd.Defined {
 		then = fmt.Sprintf("the form uses %s from %s instead", show(fd.Value), fd.Source)
 	}
-	p.At(o.Default, "default %s of slider %q is not used: %s%s; %s", showNode(o.Default), o.Path, fd.DefaultRejected, where, then)
+	p.At(o.Default, "default %s of slider %q is not used: %s%s; %s", o.Default.Show(), o.Path, fd.DefaultRejected, where, then)
 }
 
 // RuleSliderDefault reports slider defaults the form cannot use.

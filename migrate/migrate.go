@@ -16,6 +16,7 @@ import (
 
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/catalogist/catalogist/atomicfile"
 	"github.com/catalogist/catalogist/chartrepo"
 	"github.com/catalogist/catalogist/repoindex"
 )
@@ -283,26 +284,7 @@ func writeAtomic(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".migrate-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.WriteBytes(path, st.Mode().Perm(), data)
 }
 
 // sameURL compares repository addresses as Helm would reach them.

@@ -1,15 +1,12 @@
 package repoindex
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
@@ -17,6 +14,8 @@ import (
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
+
+	"github.com/catalogist/catalogist/atomicfile"
 )
 
 // Encode writes idx deterministically: entries sorted by chart name,
@@ -69,35 +68,8 @@ func sortedCopy(idx *repo.IndexFile) *repo.IndexFile {
 // WriteFile encodes idx into a temporary file in the directory of path,
 // then renames it to path, so that readers never see a half-written index
 // and a failure leaves the previous one in place. The file has mode 0644.
-func WriteFile(path string, idx *repo.IndexFile, format string) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write index: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 256<<10)
-	if err := Encode(bw, idx, format); err != nil {
-		return fmt.Errorf("write index %s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write index %s: %w", path, err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return fmt.Errorf("write index %s: %w", path, err)
-	}
-	// Without a sync, a crash after the rename can leave an empty file.
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("write index %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write index %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
+func WriteFile(path string, idx *repo.IndexFile, format string) error {
+	if err := atomicfile.Write(path, 0o644, func(w io.Writer) error { return Encode(w, idx, format) }); err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
 	return nil

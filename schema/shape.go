@@ -84,7 +84,7 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 			if s.failedRef(ref) {
 				return // the API cannot serve the schema at all; form-opens says why
 			}
-			add(ShapeRef, o, ref, false, "option %q is only a $ref to %s, which the platform's API does not resolve (%s), so it has no type and %s; write the schema inline or under #/definitions/", name, showNode(ref), s.refWhy(ref), wontOpen)
+			add(ShapeRef, o, ref, false, "option %q is only a $ref to %s, which the platform's API does not resolve (%s), so it has no type and %s; write the schema inline or under #/definitions/", name, ref.Show(), s.refWhy(ref), wontOpen)
 			return
 		}
 		add(ShapeType, o, n, true, "option %q has neither type nor const; %s", name, wontOpen)
@@ -92,7 +92,7 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 	case t.Kind == doc.Array:
 		add(ShapeType, o, t, false, "option %q has a list of types; the form accepts exactly one type, so %s", name, wontOpen)
 	case t.Kind != doc.String || !slices.Contains(Types, t.Text):
-		add(ShapeType, o, t, false, "option %q has type %s; the form accepts only %s, so %s%s", name, showNode(t), strings.Join(Types, ", "), wontOpen, didYouMean(t, Types))
+		add(ShapeType, o, t, false, "option %q has type %s; the form accepts only %s, so %s%s", name, t.Show(), strings.Join(Types, ", "), wontOpen, suggest.Hint(t.Text, Types))
 	}
 	for _, key := range []string{"title", "description"} {
 		if v := n.Get(key); v != nil && v.Kind != doc.String {
@@ -100,10 +100,10 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 		}
 	}
 	if r := n.Get("render"); r != nil && (r.Kind != doc.String || !slices.Contains(Renders, r.Text)) {
-		add(ShapeRender, o, r, false, "render %s of option %q is not one of %s, so %s%s", showNode(r), name, strings.Join(Renders, ", "), wontOpen, didYouMean(r, Renders))
+		add(ShapeRender, o, r, false, "render %s of option %q is not one of %s, so %s%s", r.Show(), name, strings.Join(Renders, ", "), wontOpen, suggest.Hint(r.Text, Renders))
 	}
 	if e := n.Get("sliderExtremity"); e != nil && (e.Kind != doc.String || !slices.Contains(Extremities, e.Text)) {
-		add(ShapeExtremity, o, e, false, "sliderExtremity %s of option %q is neither \"down\" nor \"up\", so %s%s", showNode(e), name, wontOpen, didYouMean(e, Extremities))
+		add(ShapeExtremity, o, e, false, "sliderExtremity %s of option %q is neither \"down\" nor \"up\", so %s%s", e.Show(), name, wontOpen, suggest.Hint(e.Text, Extremities))
 	}
 	for _, f := range []struct {
 		key  string
@@ -118,13 +118,13 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 		{"properties", doc.Object, ShapeOther}, {"required", doc.Array, ShapeOther},
 	} {
 		if v := n.Get(f.key); v != nil && v.Kind != f.kind {
-			add(f.sk, o, v, false, "%s of option %q is %s; the form reads only %s there, so %s", f.key, name, showNode(v), f.kind.WithArticle(), wontOpen)
+			add(f.sk, o, v, false, "%s of option %q is %s; the form reads only %s there, so %s", f.key, name, v.Show(), f.kind.WithArticle(), wontOpen)
 		}
 	}
 	if req := n.Get("required"); req != nil && req.Kind == doc.Array {
 		for _, it := range req.Items {
 			if it.Kind != doc.String {
-				add(ShapeOther, o, it, false, "required of option %q lists %s; it lists property names (strings), so %s", name, showNode(it), wontOpen)
+				add(ShapeOther, o, it, false, "required of option %q lists %s; it lists property names (strings), so %s", name, it.Show(), wontOpen)
 			}
 		}
 	}
@@ -139,14 +139,14 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 			if key == "maxItems" {
 				want = "a whole number, 0 or more"
 			}
-			add(ShapeOther, o, v, false, "%s of option %q is %s; write %s: %s otherwise", key, name, showNode(v), want, wontOpen)
+			add(ShapeOther, o, v, false, "%s of option %q is %s; write %s: %s otherwise", key, name, v.Show(), want, wontOpen)
 		}
 	}
 	if items := n.Get("items"); items != nil && items.Kind != doc.Object {
 		if items.Kind == doc.Array {
 			add(ShapeOther, o, items, false, "items of option %q is a list of schemas (a tuple); the form reads one schema for every item, so %s: write \"items\": {...}", name, wontOpen)
 		} else {
-			add(ShapeOther, o, items, false, "items of option %q is %s, not a schema object, so %s", name, showNode(items), wontOpen)
+			add(ShapeOther, o, items, false, "items of option %q is %s, not a schema object, so %s", name, items.Show(), wontOpen)
 		}
 	}
 	if h := n.Get("hidden"); h != nil {
@@ -154,7 +154,11 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 		case doc.Bool:
 		case doc.Object:
 			if h.Get("value") == nil {
-				add(ShapeOther, o, h, false, "hidden condition of option %q has no value, so %s; add \"value\": the value of %q that hides it", name, wontOpen, h.Get("path").Text)
+				target := "the option at path"
+				if p := h.Get("path"); p != nil && p.Kind == doc.String {
+					target = fmt.Sprintf("%q", p.Text)
+				}
+				add(ShapeOther, o, h, false, "hidden condition of option %q has no value, so %s; add \"value\": the value of %s that hides it", name, wontOpen, target)
 			}
 			if p := h.Get("path"); p == nil || p.Kind != doc.String {
 				at := h
@@ -164,10 +168,10 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 				add(ShapeOther, o, at, false, "hidden condition of option %q needs path, a slash-separated string such as \"git/enabled\", so %s", name, wontOpen)
 			}
 			if r := h.Get("isPathRelative"); r != nil && r.Kind != doc.Bool {
-				add(ShapeOther, o, r, false, "isPathRelative of option %q is %s; write true or false: %s otherwise", name, showNode(r), wontOpen)
+				add(ShapeOther, o, r, false, "isPathRelative of option %q is %s; write true or false: %s otherwise", name, r.Show(), wontOpen)
 			}
 		default:
-			add(ShapeOther, o, h, false, "hidden of option %q is %s; write true, false or {\"path\": ..., \"value\": ...}: %s otherwise", name, showNode(h), wontOpen)
+			add(ShapeOther, o, h, false, "hidden of option %q is %s; write true, false or {\"path\": ..., \"value\": ...}: %s otherwise", name, h.Show(), wontOpen)
 		}
 	}
 	ext := o.Ext
@@ -190,7 +194,7 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 		case v.Key == "hidden" && v.Kind == doc.Object:
 			add(ShapeExtBool, o, v, false, "hidden inside %s of option %q is a {path, value} condition, but there the form accepts only true or false, so %s; move the condition out of %s, next to \"type\"", s.ExtKey, name, wontOpen, s.ExtKey)
 		default:
-			add(ShapeExtBool, o, v, false, "%s inside %s of option %q is %s; write true or false: %s otherwise", v.Key, s.ExtKey, name, showNode(v), wontOpen)
+			add(ShapeExtBool, o, v, false, "%s inside %s of option %q is %s; write true or false: %s otherwise", v.Key, s.ExtKey, name, v.Show(), wontOpen)
 		}
 	}
 }
@@ -216,26 +220,4 @@ func (s *Schema) refWhy(ref *doc.Node) string {
 		}
 	}
 	return "it is not a string"
-}
-
-func didYouMean(n *doc.Node, candidates []string) string {
-	if n == nil || n.Kind != doc.String {
-		return ""
-	}
-	if s := suggest.Closest(n.Text, candidates); s != "" {
-		return fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return ""
-}
-
-func showNode(n *doc.Node) string {
-	switch n.Kind {
-	case doc.String:
-		return fmt.Sprintf("%q", n.Text)
-	case doc.Number, doc.Bool:
-		return n.Text
-	case doc.Null:
-		return "null"
-	}
-	return n.Kind.WithArticle()
 }

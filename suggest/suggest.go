@@ -44,3 +44,12 @@ func distance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// Hint returns ` (did you mean "x"?)` for the candidate closest to name,
+// or "" when none is close.
+func Hint(name string, candidates []string) string {
+	if s := Closest(name, candidates); s != "" {
+		return ` (did you mean "` + s + `"?)`
+	}
+	return ""
+}

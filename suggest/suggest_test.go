@@ -17,3 +17,14 @@ func TestClosest(t *testing.T) {
 		}
 	}
 }
+
+func TestHint(t *testing.T) {
+	if got := Hint("textarea", []string{"slider", "textArea"}); got != ` (did you mean "textArea"?)` {
+		t.Errorf("Hint(textarea) = %q", got)
+	}
+	for _, name := range []string{"", "select", "true"} {
+		if got := Hint(name, []string{"slider", "textArea", "password", "list"}); got != "" {
+			t.Errorf("Hint(%q) = %q, want nothing", name, got)
+		}
+	}
+}
