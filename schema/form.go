@@ -505,6 +505,10 @@ func (c *computer) value(o *Option, data *scope, y yamlRef, implicit string) any
 		c.throw(FailShape, o, nil, "option %q is not a schema object", o.Path)
 	}
 	t := typeOf(o)
+	if t == "" && o.Const != nil && o.Node.Get("type") == nil {
+		// The form reads the type of a const's value; null has none.
+		c.throw(FailValue, o, o.Const, "option %q has const null and no type, so the form cannot tell its type and will not open; add a type", o.Path)
+	}
 	if !slices.Contains(Types, t) {
 		c.throw(FailShape, o, nil, "option %q has no type the form knows", o.Path)
 	}

@@ -131,6 +131,8 @@ func TestReferenceForm(t *testing.T) {
 			schema: props(`"s": {"type": "string"}`), values: map[string]any{"s": nil}, fail: "value:s:comes from values.yaml"},
 		{name: "an invalid const crashes",
 			schema: props(`"s": {"type": "string", "const": 3}`), fail: "value:s:const 3"},
+		{name: "a const null without type crashes",
+			schema: props(`"n": {"const": null}`), fail: "value:n:const null and no type"},
 		{name: "render list without options crashes",
 			schema: props(`"s": {"type": "string", "default": "a", "render": "list"}`), fail: "list:s:render list but no valid option"},
 		{name: "minItems without default items crashes",
