@@ -112,7 +112,7 @@ func (c *Client) get(ctx context.Context, u string, header http.Header) ([]byte,
 	case http.StatusNotModified:
 		return nil, resp, nil
 	default:
-		return nil, resp, fmt.Errorf("fetching %s: %s", Redact(u), resp.Status)
+		return nil, resp, &StatusError{URL: Redact(u), Code: resp.StatusCode, Status: resp.Status}
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxDownload+1))
 	if err != nil {
@@ -122,6 +122,23 @@ func (c *Client) get(ctx context.Context, u string, header http.Header) ([]byte,
 		return nil, resp, fmt.Errorf("fetching %s: larger than %d MiB", Redact(u), MaxDownload>>20)
 	}
 	return data, resp, nil
+}
+
+// StatusError is a server's answer other than 200 or 304. Callers tell a
+// missing index (404, a repository not yet published) from a failing server.
+type StatusError struct {
+	// URL is the address asked, redacted.
+	URL    string
+	Code   int
+	Status string
+}
+
+func (e *StatusError) Error() string { return fmt.Sprintf("fetching %s: %s", e.URL, e.Status) }
+
+// NotFound reports whether err is a server's 404 or 410 answer.
+func NotFound(err error) bool {
+	var se *StatusError
+	return errors.As(err, &se) && (se.Code == http.StatusNotFound || se.Code == http.StatusGone)
 }
 
 // Redact drops the user information of a URL, so that a token written in a
