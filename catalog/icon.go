@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -69,13 +68,3 @@ func isFile(p string) bool {
 	info, err := os.Stat(p)
 	return err == nil && !info.IsDir()
 }
-
-// activeSVG matches what makes an SVG more than a picture: scripts, event
-// handlers, javascript: URLs and embedded documents.
-var activeSVG = regexp.MustCompile(`(?i)<\s*(script|foreignobject|iframe|embed|object|handler)\b|\son[a-z]+\s*=|javascript\s*:|<!entity`)
-
-// ActiveSVG reports whether an SVG icon holds script or embedded content.
-// Inside <img> it would not run, but opened directly from the published
-// site it runs on the site's origin, where no header can stop it: such
-// icons are refused.
-func ActiveSVG(data []byte) bool { return activeSVG.Match(data) }

@@ -213,12 +213,14 @@ var RuleChartIcon = &Rule{
 		}
 		resolved := p.Catalog.ResolveIcon(p.Chart.Name, text)
 		if strings.EqualFold(filepath.Ext(resolved.File), ".svg") {
-			if data, err := os.ReadFile(resolved.File); err == nil && catalog.ActiveSVG(data) {
-				n := root
-				if icon != nil {
-					n = icon
+			if data, err := os.ReadFile(resolved.File); err == nil {
+				if bad := catalog.CheckSVG(data); bad != nil {
+					n := root
+					if icon != nil {
+						n = icon
+					}
+					p.Reportf(p.Chart.ChartFile, n.Pos, n.Pointer(), "icon %s is refused (%v): an SVG opened from the site runs on its origin, so the site shows the default icon instead; export a plain SVG", resolved.File, bad)
 				}
-				p.Reportf(p.Chart.ChartFile, n.Pos, n.Pointer(), "icon %s holds script or embedded content (script, event handler, javascript: or foreignObject): the site shows the default icon instead; export a plain SVG", resolved.File)
 			}
 		}
 		switch resolved.Problem {

@@ -15,8 +15,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/catalogist/catalogist/catalog"
 	"github.com/yuin/goldmark"
+
+	"github.com/catalogist/catalogist/catalog"
 )
 
 // The view types below are what templates see. Every string is plain text
@@ -360,7 +361,7 @@ func looksLikeImage(ext string, data []byte) bool {
 		return false
 	}
 	if ext == ".svg" {
-		return bytes.Contains(bytes.ToLower(data), []byte("<svg")) && !catalog.ActiveSVG(data)
+		return catalog.CheckSVG(data) == nil
 	}
 	return strings.HasPrefix(http.DetectContentType(data), "image/")
 }

@@ -475,6 +475,11 @@ func TestIcons(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(src, "empty.svg"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The prefix s is bound to the SVG namespace: the element is a script.
+	nsScript := `<svg xmlns="http://www.w3.org/2000/svg" xmlns:s="http://www.w3.org/2000/svg"><s:script>alert(document.domain)</s:script></svg>`
+	if err := os.WriteFile(filepath.Join(src, "ns-script.svg"), []byte(nsScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	sum := sha256.Sum256(pngData)
 	hashed := "icons/" + hex.EncodeToString(sum[:])[:16] + ".png"
 	cases := []struct {
@@ -487,6 +492,7 @@ func TestIcons(t *testing.T) {
 		{Chart{IconFile: filepath.Join(src, "icon.bmp"), IconURL: "https://example.org/i.png"}, "https://example.org/i.png"},
 		{Chart{IconFile: filepath.Join(src, "fake.png")}, "assets/default-icon.svg"},
 		{Chart{IconFile: filepath.Join(src, "empty.svg")}, "assets/default-icon.svg"},
+		{Chart{IconFile: filepath.Join(src, "ns-script.svg")}, "assets/default-icon.svg"},
 		{Chart{IconURL: "https://example.org/icon.svg"}, "https://example.org/icon.svg"},
 		{Chart{IconURL: "http://example.org/icon.svg"}, "assets/default-icon.svg"},
 		{Chart{IconURL: "javascript:alert(1)"}, "assets/default-icon.svg"},
