@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -18,10 +21,15 @@ import (
 type Doc struct {
 	src   []byte
 	lines []int // byte offset where each line starts; lines[0] is line 1
+	// base is the number of lines of the file before src, so that
+	// messages give the file's line numbers.
+	base int
 	// Root is the document's top node (nil for an empty document).
 	Root   *yaml.Node
 	edits  []edit
 	parent map[*yaml.Node]*yaml.Node
+	// aliases are the alias nodes that name each anchored node.
+	aliases map[*yaml.Node][]*yaml.Node
 }
 
 type edit struct {
@@ -33,18 +41,36 @@ type edit struct {
 // edits; the caller reports it rather than guessing.
 var ErrShape = errors.New("unknown shape")
 
-// ParseDoc parses one YAML document.
-func ParseDoc(src []byte) (*Doc, error) {
-	// Positions count lines as yaml.v3 does only with LF and CRLF breaks.
-	if bytes.Contains(bytes.ReplaceAll(src, []byte("\r\n"), nil), []byte("\r")) ||
-		bytes.Contains(src, []byte("\u0085")) || bytes.Contains(src, []byte("\u2028")) || bytes.Contains(src, []byte("\u2029")) {
-		return nil, errors.New("line breaks other than LF and CRLF; convert the file to LF line endings")
-	}
-	var n yaml.Node
-	if err := yaml.Unmarshal(src, &n); err != nil {
+// ErrShared says that an edit would reach, through a YAML alias, values
+// other than the one meant.
+var ErrShared = errors.New("shared through an alias")
+
+// sharedError is an ErrShared with its explanation.
+type sharedError struct{ msg string }
+
+func (e *sharedError) Error() string        { return e.msg }
+func (e *sharedError) Is(target error) bool { return target == ErrShared }
+
+// ParseDoc parses a text holding one YAML document.
+func ParseDoc(src []byte) (*Doc, error) { return parseDoc(src, 0) }
+
+// parseDoc parses a text holding one YAML document that starts after
+// line base of its file.
+func parseDoc(src []byte, base int) (*Doc, error) {
+	if err := lineBreaks(src, base); err != nil {
 		return nil, err
 	}
-	d := &Doc{src: src, lines: []int{0}}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var n, more yaml.Node
+	if err := dec.Decode(&n); err != nil && !errors.Is(err, io.EOF) {
+		return nil, lineError(err, base)
+	}
+	if err := dec.Decode(&more); err == nil {
+		return nil, fmt.Errorf("line %d: a second YAML document where one was expected", base+more.Line)
+	} else if !errors.Is(err, io.EOF) {
+		return nil, lineError(err, base)
+	}
+	d := &Doc{src: src, lines: []int{0}, base: base}
 	for i, c := range src {
 		if c == '\n' {
 			d.lines = append(d.lines, i+1)
@@ -54,17 +80,82 @@ func ParseDoc(src []byte) (*Doc, error) {
 		d.Root = n.Content[0]
 	}
 	d.parent = map[*yaml.Node]*yaml.Node{}
-	var walk func(*yaml.Node)
-	walk = func(p *yaml.Node) {
+	d.aliases = map[*yaml.Node][]*yaml.Node{}
+	var walk func(*yaml.Node) error
+	walk = func(p *yaml.Node) error {
+		if p.Kind == yaml.AliasNode && p.Alias != nil {
+			d.aliases[p.Alias] = append(d.aliases[p.Alias], p)
+		}
+		if p.Kind == yaml.MappingNode {
+			if err := d.uniqueKeys(p); err != nil {
+				return err
+			}
+		}
 		for _, c := range p.Content {
 			d.parent[c] = p
-			walk(c)
+			if err := walk(c); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
 	if d.Root != nil {
-		walk(d.Root)
+		if err := walk(d.Root); err != nil {
+			return nil, err
+		}
 	}
 	return d, nil
+}
+
+// lineBreaks refuses line breaks other than LF and CRLF: positions count
+// lines as yaml.v3 does only with those.
+func lineBreaks(src []byte, base int) error {
+	lf := bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n"))
+	if i := bytes.IndexAny(lf, "\r\u0085\u2028\u2029"); i >= 0 {
+		line := base + bytes.Count(lf[:i], []byte("\n")) + 1
+		return fmt.Errorf("line %d: line breaks other than LF and CRLF; convert the file to LF line endings", line)
+	}
+	return nil
+}
+
+// uniqueKeys refuses a mapping that holds a key twice: YAML forbids it,
+// parsers disagree on which one wins, and an edit would reach either.
+// Merge keys (<<) may repeat: each adds its mappings.
+func (d *Doc) uniqueKeys(m *yaml.Node) error {
+	if len(m.Content) < 4 {
+		return nil
+	}
+	seen := make(map[string]*yaml.Node, len(m.Content)/2)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		name, ok := keyName(k)
+		if !ok || isMerge(k) {
+			continue
+		}
+		if first := seen[name]; first != nil {
+			return fmt.Errorf("line %d: the key %q is already at line %d of the same mapping; a mapping holds each key once: remove one of them", d.base+k.Line, name, d.base+first.Line)
+		}
+		seen[name] = k
+	}
+	return nil
+}
+
+// yamlLine is the position yaml.v3 puts in its messages.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// lineError gives a yaml.v3 error the file's line number.
+func lineError(err error, base int) error {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return fmt.Errorf("line %d: %s", base+n, msg[len(m[0]):])
+	}
+	return errors.New(strings.TrimPrefix(msg, "yaml: "))
+}
+
+// shapeError is an ErrShape at a line of the document.
+func (d *Doc) shapeError(line int, why string) error {
+	return fmt.Errorf("line %d: %w: %s", d.base+line, ErrShape, why)
 }
 
 // nlines is the number of lines, a last line without a line break included.
@@ -153,7 +244,7 @@ func Get(m *yaml.Node, key string) (*yaml.Node, int) {
 		return nil, -1
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
+		if k, ok := keyName(m.Content[i]); ok && k == key && !isMerge(m.Content[i]) {
 			return m.Content[i+1], i
 		}
 	}
@@ -171,10 +262,13 @@ func Path(m *yaml.Node, keys ...string) *yaml.Node {
 // SetScalar replaces a one-line scalar's text, keeping its quoting style.
 func (d *Doc) SetScalar(n *yaml.Node, value string) error {
 	if n.Kind != yaml.ScalarNode || n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || n.Tag == "!!null" && n.Value == "" {
-		return fmt.Errorf("line %d: %w: a one-line value was expected", n.Line, ErrShape)
+		return d.shapeError(n.Line, "a one-line value was expected")
 	}
 	if n.Value == value {
 		return nil
+	}
+	if err := d.guard(n); err != nil {
+		return fmt.Errorf("line %d %w", d.base+n.Line, err)
 	}
 	start := d.offset(n.Line, n.Column)
 	end, err := d.scalarEnd(n, start)
@@ -215,9 +309,9 @@ func (d *Doc) scalarEnd(n *yaml.Node, start int) (int, error) {
 		if strings.HasPrefix(s, n.Value) {
 			return start + len(n.Value), nil
 		}
-		return 0, fmt.Errorf("line %d: %w: a value over several lines, or with an anchor or tag", n.Line, ErrShape)
+		return 0, d.shapeError(n.Line, "a value over several lines, or with an anchor or tag")
 	}
-	return 0, fmt.Errorf("line %d: %w: a quoted value over several lines", n.Line, ErrShape)
+	return 0, d.shapeError(n.Line, "a quoted value over several lines")
 }
 
 // renderScalar writes a scalar as YAML in the given style, or plain when
@@ -314,12 +408,16 @@ func (d *Doc) pairLines(m *yaml.Node, i int) (first, last int) {
 // DeletePair removes pair i of a block mapping, whole lines.
 func (d *Doc) DeletePair(m *yaml.Node, i int) error {
 	if m.Style&yaml.FlowStyle != 0 {
-		return fmt.Errorf("line %d: %w: a mapping in flow style ({...})", m.Line, ErrShape)
+		return d.shapeError(m.Line, "a mapping in flow style ({...})")
+	}
+	if err := d.guardPair(m, i); err != nil {
+		return err
 	}
 	first, last := d.pairLines(m, i)
-	// Between blank lines (or at the top), the blank lines after the pair
-	// go with it, so that no gap is left doubled or leading the file.
-	if first == 1 || strings.TrimSpace(d.line(first-1)) == "" {
+	// Between blank lines (or at the top of the document), the blank lines
+	// after the pair go with it, so that no gap is left doubled or leading
+	// the document.
+	if first == 1 || strings.TrimSpace(d.line(first-1)) == "" || marker([]byte(d.line(first-1)), "---") {
 		for last < d.nlines() && strings.TrimSpace(d.line(last+1)) == "" {
 			last++
 		}
@@ -332,7 +430,10 @@ func (d *Doc) DeletePair(m *yaml.Node, i int) error {
 func (d *Doc) DeletePairs(pairs []pairRef) error {
 	for _, p := range pairs {
 		if p.m.Style&yaml.FlowStyle != 0 {
-			return fmt.Errorf("line %d: %w: a mapping in flow style ({...})", p.m.Line, ErrShape)
+			return d.shapeError(p.m.Line, "a mapping in flow style ({...})")
+		}
+		if err := d.guardPair(p.m, p.i); err != nil {
+			return err
 		}
 	}
 	for _, p := range pairs {
@@ -341,6 +442,30 @@ func (d *Doc) DeletePairs(pairs []pairRef) error {
 		}
 	}
 	return nil
+}
+
+// guardPair refuses removing pair i of m when an alias shares m, or names
+// an anchor inside the pair.
+func (d *Doc) guardPair(m *yaml.Node, i int) error {
+	k := m.Content[i]
+	if err := d.guard(m); err != nil {
+		return fmt.Errorf("line %d %w", d.base+k.Line, err)
+	}
+	if err := d.guardTree(k, m.Content[i+1]); err != nil {
+		return fmt.Errorf("line %d %w", d.base+k.Line, err)
+	}
+	return nil
+}
+
+// contentEnd is where a document's text ends: before its "..." line, if
+// it has one.
+func (d *Doc) contentEnd() int {
+	for n := 1; n <= d.nlines(); n++ {
+		if marker([]byte(d.line(n)), "...") {
+			return d.lineStart(n)
+		}
+	}
+	return len(d.src)
 }
 
 // mappingEnd is the last line of a block mapping.
@@ -386,15 +511,21 @@ func Render(v any, unit int, indent string, nl string) (string, error) {
 // at the end of the file, at column 0). value is rendered as block YAML.
 func (d *Doc) AppendPairs(m *yaml.Node, pairs *yaml.Node) error {
 	nl := d.newline()
+	if m != nil {
+		if err := d.guard(m); err != nil {
+			return fmt.Errorf("line %d %w", d.base+m.Line, err)
+		}
+	}
 	if m == nil || len(m.Content) == 0 {
-		if m != nil && (m.Line > 1 || m.Column > 1) {
-			return fmt.Errorf("line %d: %w: an empty mapping inside another", m.Line, ErrShape)
+		if m != nil && m != d.Root {
+			return d.shapeError(m.Line, "an empty mapping inside another")
 		}
 		text, err := Render(pairs, 2, "", nl)
 		if err != nil {
 			return err
 		}
-		if len(d.src) > 0 && !bytes.HasSuffix(d.src, []byte("\n")) {
+		at := d.contentEnd()
+		if at > 0 && d.src[at-1] != '\n' {
 			text = nl + text
 		}
 		if m != nil && m.Style&yaml.FlowStyle != 0 {
@@ -402,11 +533,11 @@ func (d *Doc) AppendPairs(m *yaml.Node, pairs *yaml.Node) error {
 			d.add(d.offset(m.Line, m.Column), d.lineAfter(d.flowEnd(m)), text)
 			return nil
 		}
-		d.add(len(d.src), len(d.src), text)
+		d.add(at, at, text)
 		return nil
 	}
 	if m.Style&yaml.FlowStyle != 0 {
-		return fmt.Errorf("line %d: %w: a mapping in flow style ({...})", m.Line, ErrShape)
+		return d.shapeError(m.Line, "a mapping in flow style ({...})")
 	}
 	text, err := Render(pairs, indentUnit(m), strings.Repeat(" ", m.Content[0].Column-1), nl)
 	if err != nil {
@@ -429,12 +560,15 @@ func (d *Doc) dash(item *yaml.Node) int {
 // AppendItem adds an item at the end of a block sequence.
 func (d *Doc) AppendItem(s *yaml.Node, item any, unit int) error {
 	if s.Style&yaml.FlowStyle != 0 || len(s.Content) == 0 {
-		return fmt.Errorf("line %d: %w: a list in flow style ([...])", s.Line, ErrShape)
+		return d.shapeError(s.Line, "a list in flow style ([...])")
+	}
+	if err := d.guard(s); err != nil {
+		return fmt.Errorf("line %d %w", d.base+s.Line, err)
 	}
 	first := s.Content[0]
 	dash := d.dash(first)
 	if dash < 0 {
-		return fmt.Errorf("line %d: %w: a list item without its dash", first.Line, ErrShape)
+		return d.shapeError(first.Line, "a list item without its dash")
 	}
 	text, err := Render([]any{item}, unit, strings.Repeat(" ", dash), d.newline())
 	if err != nil {
@@ -449,18 +583,26 @@ func (d *Doc) AppendItem(s *yaml.Node, item any, unit int) error {
 	return nil
 }
 
-// ReplaceInLines replaces every match of old with new in lines first..last.
-func (d *Doc) ReplaceInLines(first, last int, replace func(string) string) {
+// ReplaceInLines rewrites lines first..last, the text of node n, with
+// replace.
+func (d *Doc) ReplaceInLines(n *yaml.Node, first, last int, replace func(string) string) error {
 	start, end := d.lineStart(first), d.lineAfter(last)
 	before := string(d.src[start:end])
-	if after := replace(before); after != before {
-		d.add(start, end, after)
+	after := replace(before)
+	if after == before {
+		return nil
 	}
+	if err := d.guard(n); err != nil {
+		return fmt.Errorf("line %d %w", d.base+n.Line, err)
+	}
+	d.add(start, end, after)
+	return nil
 }
 
 // Block is the content of a literal block scalar (`key: |`), dedented.
 type Block struct {
 	Text        string
+	node        *yaml.Node
 	first, last int // content lines
 	indent      int
 }
@@ -468,9 +610,9 @@ type Block struct {
 // BlockOf returns the content of a literal block scalar.
 func (d *Doc) BlockOf(n *yaml.Node) (*Block, error) {
 	if n.Kind != yaml.ScalarNode || n.Style&yaml.LiteralStyle == 0 {
-		return nil, fmt.Errorf("line %d: %w: a literal block (|) was expected", n.Line, ErrShape)
+		return nil, d.shapeError(n.Line, "a literal block (|) was expected")
 	}
-	b := &Block{first: n.Line + 1, last: n.Line}
+	b := &Block{node: n, first: n.Line + 1, last: n.Line}
 	for l := n.Line + 1; l <= d.nlines(); l++ {
 		s := d.line(l)
 		if strings.TrimSpace(s) == "" {
@@ -502,11 +644,18 @@ func (d *Doc) BlockOf(n *yaml.Node) (*Block, error) {
 	return b, nil
 }
 
+// blockBase is the number of lines of the file before a block's content,
+// for a Doc of its text to give the file's line numbers.
+func (d *Doc) blockBase(b *Block) int { return d.base + b.first - 1 }
+
 // SetBlock replaces a literal block scalar's content with text, indented
 // as the content was.
-func (d *Doc) SetBlock(b *Block, text string) {
+func (d *Doc) SetBlock(b *Block, text string) error {
 	if text == b.Text {
-		return
+		return nil
+	}
+	if err := d.guard(b.node); err != nil {
+		return fmt.Errorf("line %d %w", d.base+b.node.Line, err)
 	}
 	nl := d.newline()
 	pad := strings.Repeat(" ", b.indent)
@@ -525,7 +674,8 @@ func (d *Doc) SetBlock(b *Block, text string) {
 	if b.last < b.first {
 		at := d.lineAfter(b.first - 1)
 		d.add(at, at, out.String())
-		return
+		return nil
 	}
 	d.add(d.lineStart(b.first), d.lineAfter(b.last), out.String())
+	return nil
 }

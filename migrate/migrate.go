@@ -6,12 +6,14 @@
 package migrate
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
@@ -119,29 +121,41 @@ func (m *Migrate) Run(ctx context.Context) (*Result, error) {
 	s := &session{m: m, r: r}
 	steps := []struct {
 		path string
-		run  func(*session, *File, *Doc) error
+		run  step
 	}{
 		{m.Chart, (*session).chart},
 		{m.Values, (*session).values},
 		{m.App, (*session).app},
 		{m.IdpValues, (*session).idpFile},
 	}
+	var seen []os.FileInfo
+	var seenPaths []string
 	for _, st := range steps {
 		if st.path == "" {
 			continue
 		}
-		f, d, err := load(st.path)
+		f, docs, err := load(st.path)
 		if err != nil {
 			return nil, err
 		}
-		if err := st.run(s, f, d); err != nil {
+		// The same file twice would be migrated twice from its old text,
+		// and the second write would undo the first.
+		if fi, err := os.Stat(st.path); err == nil {
+			for i, o := range seen {
+				if os.SameFile(fi, o) {
+					return nil, &InputError{st.path, &isError{fmt.Sprintf("is the same file as %s; give it once (a values file's keycloak: section is migrated with --values)", seenPaths[i])}}
+				}
+			}
+			seen, seenPaths = append(seen, fi), append(seenPaths, st.path)
+		}
+		after, why, err := s.runDocs(st.run, f, docs)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", st.path, err)
 		}
-		why := ""
-		if f.After, err = d.Bytes(); err != nil {
-			f.After, why = f.Before, fmt.Sprintf("the edits collide (%v)", err)
-		} else {
-			why = s.verify(st.run, f)
+		f.After = f.Before
+		if why == "" {
+			f.After = after
+			why = s.verify(st.run, f, len(docs))
 		}
 		if why != "" {
 			// A shape the edits misjudged: better no change than a wrong file.
@@ -157,25 +171,73 @@ func (m *Migrate) Run(ctx context.Context) (*Result, error) {
 	return r, nil
 }
 
-// verify checks a file's migration: the result must parse, and migrating
-// it again must change nothing, which catches edits that landed where the
-// YAML parser does not read them as meant. It returns what is wrong.
-func (s *session) verify(run func(*session, *File, *Doc) error, f *File) string {
+// step migrates one document of a file.
+type step func(*session, *File, *Doc) error
+
+// runDocs runs a step on each document of a file, each on its own text,
+// and returns the file's new text. why says, instead, why the edits
+// cannot be made.
+func (s *session) runDocs(run step, f *File, docs []*Doc) (after []byte, why string, err error) {
+	// Empty documents (a trailing "---", say) are no place to add settings
+	// when the file has others.
+	skipEmpty := len(docs) > 1 && slices.ContainsFunc(docs, func(d *Doc) bool { return !d.empty() })
+	var out bytes.Buffer
+	defer func() { s.doc = "" }()
+	for i, d := range docs {
+		if skipEmpty && d.empty() {
+			out.Write(d.src)
+			continue
+		}
+		if len(docs) > 1 {
+			s.doc = fmt.Sprintf("document %d: ", i+1)
+		}
+		if err := run(s, f, d); err != nil {
+			return nil, "", fmt.Errorf("%s%w", s.doc, err)
+		}
+		b, err := d.Bytes()
+		if err != nil {
+			return nil, fmt.Sprintf("the edits collide (%s%v)", s.doc, err), nil
+		}
+		if i == 0 && len(docs) > 1 && !d.empty() {
+			// A first document without a "---" that lost all its values
+			// would vanish, and the second would take its place.
+			if n, err := countDocuments(b); err == nil && n == 0 {
+				b = append(b, "{}"+d.newline()...)
+			}
+		}
+		out.Write(b)
+	}
+	s.doc = ""
+	if s.isApp && s.apps == 0 && len(docs) > 1 {
+		s.note(f, "no document is an Argo CD Application (kind: Application): left unchanged")
+	}
+	return out.Bytes(), "", nil
+}
+
+// verify checks a file's migration: the result must parse into as many
+// documents, and migrating it again must change nothing, which catches
+// edits that landed where the YAML parser does not read them as meant. It
+// returns what is wrong.
+func (s *session) verify(run step, f *File, ndocs int) string {
 	if !f.Changed() {
 		return ""
 	}
-	d, err := ParseDoc(f.After)
+	docs, err := parseFile(f.After)
 	if err != nil {
 		return fmt.Sprintf("the edits would not give valid YAML (%v)", err)
 	}
+	if len(docs) != ndocs {
+		return fmt.Sprintf("the edits would make %d document(s) of %d", len(docs), ndocs)
+	}
 	again := *s
 	again.r = &Result{Version: s.r.Version}
+	again.apps = 0
 	g := &File{Path: f.Path, Before: f.After}
-	if err := run(&again, g, d); err != nil {
+	out, why, err := again.runDocs(run, g, docs)
+	if err != nil {
 		return fmt.Sprintf("the edited file could not be read back (%v)", err)
 	}
-	out, err := d.Bytes()
-	if err != nil || string(out) != string(f.After) {
+	if why != "" || string(out) != string(f.After) {
 		return "the edits would not read back as intended"
 	}
 	return ""
@@ -187,19 +249,27 @@ type InputError struct {
 	Err  error
 }
 
-func (e *InputError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *InputError) Error() string {
+	if ie := (*isError)(nil); errors.As(e.Err, &ie) {
+		return e.Path + " " + e.Err.Error()
+	}
+	return e.Path + ": " + e.Err.Error()
+}
 func (e *InputError) Unwrap() error { return e.Err }
 
-func load(path string) (*File, *Doc, error) {
+func load(path string) (*File, []*Doc, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, &InputError{path, err}
 	}
-	d, err := ParseDoc(data)
-	if err != nil {
-		return nil, nil, &InputError{path, fmt.Errorf("not valid YAML (%s); fix it, then run migrate again", strings.TrimPrefix(err.Error(), "yaml: "))}
+	if err := notText(data); err != nil {
+		return nil, nil, &InputError{path, err}
 	}
-	return &File{Path: path, Before: data}, d, nil
+	docs, err := parseFile(data)
+	if err != nil {
+		return nil, nil, &InputError{path, fmt.Errorf("not valid YAML (%v); fix it, then run migrate again", err)}
+	}
+	return &File{Path: path, Before: data}, docs, nil
 }
 
 // version is the chart version to move to.
@@ -254,7 +324,8 @@ func (r *Result) Diff() string {
 }
 
 // Write writes the changed files, each through a temporary file renamed
-// over it, so that a failure leaves it whole.
+// over it, so that a failure leaves it whole. A file given through a
+// symbolic link is written where the link points, which keeps the link.
 func (r *Result) Write() error {
 	for _, f := range r.Files {
 		if !f.Changed() {
@@ -280,11 +351,15 @@ func lines(b []byte) []string {
 }
 
 func writeAtomic(path string, data []byte) error {
-	st, err := os.Stat(path)
+	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	return atomicfile.WriteBytes(path, st.Mode().Perm(), data)
+	st, err := os.Stat(target)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return atomicfile.WriteBytes(target, st.Mode().Perm(), data)
 }
 
 // sameURL compares repository addresses as Helm would reach them.

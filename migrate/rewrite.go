@@ -21,27 +21,50 @@ type session struct {
 	chartDir  string
 	isApp     bool
 	themeSeen bool
+	// doc names the document being migrated in what is reported ("" when
+	// the file has one); apps counts the Applications found.
+	doc  string
+	apps int
 }
 
 func (s *session) note(f *File, format string, args ...any) {
-	s.r.Notes = append(s.r.Notes, f.Path+": "+fmt.Sprintf(format, args...))
+	s.r.Notes = append(s.r.Notes, f.Path+": "+s.doc+fmt.Sprintf(format, args...))
 }
 
 func (s *session) change(f *File, format string, args ...any) {
-	f.Changes = append(f.Changes, fmt.Sprintf(format, args...))
+	f.Changes = append(f.Changes, s.doc+fmt.Sprintf(format, args...))
 }
 
-// shape reports an edit that could not be made for its shape, and passes
-// other errors on.
+// shape reports an edit that could not be made for its shape, or because
+// an alias shares what it would change, and passes other errors on.
 func (s *session) shape(f *File, what string, err error) error {
-	if errors.Is(err, ErrShape) {
+	if errors.Is(err, ErrShape) || errors.Is(err, ErrShared) {
 		s.note(f, "%s left unchanged: %v; edit it by hand", what, err)
 		return nil
 	}
 	return err
 }
 
+// indirect reports a value left alone for the reason reach gives; what
+// names it, todo says what to do by hand, and then why.
+func (s *session) indirect(f *File, what, why, todo, then string) {
+	where := ""
+	switch {
+	case strings.HasPrefix(why, "also comes through"):
+		where = " here and there"
+	case strings.HasPrefix(why, "comes through"):
+		where = " there"
+	}
+	s.note(f, "%s %s; %s%s by hand%s", what, why, todo, where, then)
+}
+
 func (s *session) setScalar(f *File, d *Doc, n *yaml.Node, what, value string) error {
+	if n.Kind == yaml.AliasNode {
+		if resolve(n).Value != value {
+			s.indirect(f, what, "comes through "+d.viaAlias(n), "change it", "")
+		}
+		return nil
+	}
 	if n.Value == value {
 		return nil
 	}
@@ -89,16 +112,16 @@ func (s *session) chart(f *File, d *Doc) error {
 	for i, dep := range deps.Content {
 		name, _ := Get(dep, "name")
 		repo, _ := Get(dep, "repository")
-		if name == nil || repo == nil || (name.Value != s.m.OldChart && name.Value != s.m.NewChart) {
+		if name == nil || repo == nil || (resolve(name).Value != s.m.OldChart && resolve(name).Value != s.m.NewChart) {
 			continue
 		}
-		old, isNew := s.repoKind(repo.Value)
+		old, isNew := s.repoKind(resolve(repo).Value)
 		if !old && !isNew {
 			continue
 		}
 		found = true
 		what := fmt.Sprintf("dependencies[%d]", i)
-		if err := s.setScalar(f, d, repo, what+".repository", s.newRepoRef(repo.Value)); err != nil {
+		if err := s.setScalar(f, d, repo, what+".repository", s.newRepoRef(resolve(repo).Value)); err != nil {
 			return err
 		}
 		if err := s.setScalar(f, d, name, what+".name", s.m.NewChart); err != nil {
@@ -113,9 +136,9 @@ func (s *session) chart(f *File, d *Doc) error {
 		}
 		// The umbrella's values of the platform sit under the alias, or
 		// the name the dependency had.
-		s.alias = name.Value
-		if a, _ := Get(dep, "alias"); a != nil && a.Value != "" {
-			s.alias = a.Value
+		s.alias = resolve(name).Value
+		if a, _ := Get(dep, "alias"); a != nil && resolve(a).Value != "" {
+			s.alias = resolve(a).Value
 		}
 	}
 	if !found {
@@ -144,7 +167,7 @@ func (s *session) values(f *File, d *Doc) error {
 func (s *session) valuesIn(f *File, d *Doc, root *yaml.Node, prefix string) error {
 	var under []string
 	for _, key := range []string{s.alias, s.m.OldChart, s.m.NewChart} {
-		if v, _ := Get(root, key); key != "" && v != nil && v.Kind == yaml.MappingNode {
+		if v := lookup(root, key, map[*yaml.Node]bool{}); key != "" && v != nil && resolve(v).Kind == yaml.MappingNode {
 			under = []string{key}
 			break
 		}
@@ -157,7 +180,14 @@ func (s *session) valuesIn(f *File, d *Doc, root *yaml.Node, prefix string) erro
 	var paths [][]string
 	for _, comp := range []string{"web", "api"} {
 		p := append(slices.Clone(under), comp, "image", "tag")
-		if tag := Path(root, p...); tag != nil {
+		tag, why := d.reach(root, p)
+		if why != "" {
+			// Removing the text in front of us would not remove the
+			// value, or would remove it from elsewhere too.
+			s.indirect(f, prefix+strings.Join(p, "."), why, "remove it", fmt.Sprintf(" (the chart version now decides the %s image)", comp))
+			continue
+		}
+		if tag != nil {
 			tags = append(tags, found{p, comp, tag.Value})
 			paths = append(paths, p)
 		}
@@ -180,7 +210,17 @@ func (s *session) valuesIn(f *File, d *Doc, root *yaml.Node, prefix string) erro
 		s.change(f, "%s removed (was %s): the chart version now decides the %s image", what, tg.was, tg.comp)
 	}
 	for _, key := range []string{"keycloak", "keycloakx"} {
-		if kc, _ := Get(root, key); kc != nil && kc.Kind == yaml.MappingNode {
+		kc, _ := Get(root, key)
+		switch {
+		case kc == nil:
+			if mg, v := mergedFrom(root, key); v != nil && resolve(v).Kind == yaml.MappingNode {
+				s.indirect(f, prefix+key, "comes through "+d.viaMerge(mg), "change its theme settings", "")
+			}
+		case kc.Kind == yaml.AliasNode:
+			if resolve(kc).Kind == yaml.MappingNode {
+				s.indirect(f, prefix+key, "comes through "+d.viaAlias(kc), "change its theme settings", "")
+			}
+		case kc.Kind == yaml.MappingNode:
 			if err := s.idp(f, d, kc, prefix+key+"."); err != nil {
 				return err
 			}
@@ -204,7 +244,10 @@ func planDeletes(m *yaml.Node, paths [][]string) (dels []pairRef, empty bool) {
 	}
 	gone := 0
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		key := m.Content[i].Value
+		key, ok := keyName(m.Content[i])
+		if !ok || isMerge(m.Content[i]) {
+			continue
+		}
 		whole := false
 		var tails [][]string
 		for _, p := range paths {
@@ -236,10 +279,15 @@ func planDeletes(m *yaml.Node, paths [][]string) (dels []pairRef, empty bool) {
 // app migrates an Argo CD Application.
 func (s *session) app(f *File, d *Doc) error {
 	s.isApp = true
-	if kind, _ := Get(d.Root, "kind"); kind == nil || kind.Value != "Application" {
-		s.note(f, "is not an Argo CD Application (kind: Application): left unchanged")
+	if kind, _ := Get(d.Root, "kind"); kind == nil || resolve(kind).Value != "Application" {
+		if s.doc == "" {
+			s.note(f, "is not an Argo CD Application (kind: Application): left unchanged")
+		}
+		// Among several documents, the others are the resources
+		// deployed beside the Application: nothing to say about them.
 		return nil
 	}
+	s.apps++
 	spec, _ := Get(d.Root, "spec")
 	var sources []*yaml.Node
 	if src, _ := Get(spec, "source"); src != nil {
@@ -252,10 +300,10 @@ func (s *session) app(f *File, d *Doc) error {
 	for i, src := range sources {
 		repo, _ := Get(src, "repoURL")
 		ch, _ := Get(src, "chart")
-		if repo == nil || ch == nil || (ch.Value != s.m.OldChart && ch.Value != s.m.NewChart) {
+		if repo == nil || ch == nil || (resolve(ch).Value != s.m.OldChart && resolve(ch).Value != s.m.NewChart) {
 			continue
 		}
-		old, isNew := s.repoKind(repo.Value)
+		old, isNew := s.repoKind(resolve(repo).Value)
 		if !old && !isNew {
 			continue
 		}
@@ -301,14 +349,15 @@ func (s *session) inlineValues(f *File, d *Doc, n *yaml.Node, prefix string) err
 	if err != nil {
 		return s.shape(f, strings.TrimSuffix(prefix, "."), err)
 	}
-	inner, err := ParseDoc([]byte(b.Text))
+	inner, err := parseDoc([]byte(b.Text), d.blockBase(b))
 	if err != nil {
-		s.note(f, "%s is not YAML (%v): left unchanged", strings.TrimSuffix(prefix, "."), err)
+		s.note(f, "%s could not be read as YAML (%v): left unchanged", strings.TrimSuffix(prefix, "."), err)
 		return nil
 	}
 	if inner.Root == nil || inner.Root.Kind != yaml.MappingNode {
 		return nil
 	}
+	kept := len(f.Changes)
 	if err := s.valuesIn(f, inner, inner.Root, prefix); err != nil {
 		return err
 	}
@@ -316,7 +365,10 @@ func (s *session) inlineValues(f *File, d *Doc, n *yaml.Node, prefix string) err
 	if err != nil {
 		return err
 	}
-	d.SetBlock(b, string(out))
+	if err := d.SetBlock(b, string(out)); err != nil {
+		f.Changes = f.Changes[:kept]
+		return s.shape(f, strings.TrimSuffix(prefix, "."), err)
+	}
 	return nil
 }
 
@@ -379,9 +431,18 @@ func (s *session) idp(f *File, d *Doc, kc *yaml.Node, prefix string) (err error)
 		func(l *listEdit) error { return l.mount(path) },
 	}
 	var missing []*yaml.Node
+	var added []string
 	for i, key := range keys {
 		v, _ := Get(kc, key)
 		what := prefix + key
+		if v == nil && kc != nil {
+			// A merged list would be hidden by one added here, and its
+			// items lost.
+			if mg, mv := mergedFrom(kc, key); mv != nil {
+				s.indirect(f, what, "comes through "+d.viaMerge(mg), "add the theme settings", "")
+				continue
+			}
+		}
 		if v == nil {
 			var item *yaml.Node
 			switch i {
@@ -393,19 +454,21 @@ func (s *session) idp(f *File, d *Doc, kc *yaml.Node, prefix string) (err error)
 				item = mountNode(path)
 			}
 			missing = append(missing, keyNode(key), s.newListValue(keys == textKeys, item))
-			s.change(f, "%s added", what)
+			added = append(added, what)
 			continue
 		}
 		l := &listEdit{s: s, f: f, what: what}
 		switch {
+		case v.Kind == yaml.AliasNode:
+			s.indirect(f, what, "comes through "+d.viaAlias(v), "change it", "")
 		case v.Kind == yaml.ScalarNode && v.Style&yaml.LiteralStyle != 0:
 			b, err := d.BlockOf(v)
 			if err != nil {
 				return s.shape(f, what, err)
 			}
-			inner, err := ParseDoc([]byte(b.Text))
+			inner, err := parseDoc([]byte(b.Text), d.blockBase(b))
 			if err != nil {
-				s.note(f, "%s is not YAML (%v): left unchanged", what, err)
+				s.note(f, "%s could not be read as YAML (%v): left unchanged", what, err)
 				continue
 			}
 			if inner.Root == nil || inner.Root.Kind != yaml.SequenceNode || inner.Root.Style&yaml.FlowStyle != 0 {
@@ -413,6 +476,7 @@ func (s *session) idp(f *File, d *Doc, kc *yaml.Node, prefix string) (err error)
 				continue
 			}
 			l.d, l.seq = inner, inner.Root
+			kept := len(f.Changes)
 			if err := wants[i](l); err != nil {
 				return err
 			}
@@ -420,7 +484,12 @@ func (s *session) idp(f *File, d *Doc, kc *yaml.Node, prefix string) (err error)
 			if err != nil {
 				return err
 			}
-			d.SetBlock(b, string(out))
+			if err := d.SetBlock(b, string(out)); err != nil {
+				f.Changes = f.Changes[:kept]
+				if err := s.shape(f, what, err); err != nil {
+					return err
+				}
+			}
 		case v.Kind == yaml.SequenceNode && v.Style&yaml.FlowStyle == 0 && len(v.Content) > 0:
 			l.d, l.seq = d, v
 			if err := wants[i](l); err != nil {
@@ -434,6 +503,9 @@ func (s *session) idp(f *File, d *Doc, kc *yaml.Node, prefix string) (err error)
 		pairs := &yaml.Node{Kind: yaml.MappingNode, Content: missing}
 		if err := d.AppendPairs(kc, pairs); err != nil {
 			return s.shape(f, strings.TrimSuffix(prefix, "."), err)
+		}
+		for _, what := range added {
+			s.change(f, "%s added", what)
 		}
 	}
 	return nil
@@ -524,7 +596,9 @@ func (l *listEdit) themeContainer(url string) error {
 			}
 		}
 		if changed {
-			l.d.ReplaceInLines(first, last, func(s string) string { return themeURL.ReplaceAllLiteralString(s, url) })
+			if err := l.d.ReplaceInLines(it, first, last, func(s string) string { return themeURL.ReplaceAllLiteralString(s, url) }); err != nil {
+				return l.s.shape(l.f, fmt.Sprintf("%s[%d]", l.what, i), err)
+			}
 			l.s.change(l.f, "%s[%d]: theme URL %s -> %s", l.what, i, olds[0], url)
 		}
 		return nil

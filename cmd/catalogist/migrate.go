@@ -27,12 +27,16 @@ theme of the same release into an emptyDir volume named extensions, mounted
 at Keycloak's extensions directory).
 
 It prints a unified diff and writes nothing unless --write is given. What it
-does not change keeps its bytes: comments, key order, quoting, blank lines.
-A second run changes nothing. Shapes it does not recognise are reported, not
-guessed.
+does not change keeps its bytes: comments, key order, quoting, blank lines,
+and the other documents of a file of several. A second run changes nothing.
+Shapes it does not recognise, and values reached through a YAML alias or
+merge key, are reported and left alone, not guessed. A file given through a
+symbolic link is written where the link points.
 
 Exit status: 0 on success (with or without changes); 1 when the new
-repository's index cannot be read; 2 for usage errors and unreadable files.`,
+repository's index cannot be read or a file cannot be written; 2 for usage
+errors and for files it refuses (unreadable, not valid YAML, binary, a key
+twice, the same file given twice).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if m.Values == "" && m.Chart == "" && m.App == "" && m.IdpValues == "" {
