@@ -3,6 +3,11 @@
 // revalidates them with ETag and If-Modified-Since, and downloads packages
 // verified against the digest the index gives. The builder (dependencies,
 // published indexes) and the launcher share it.
+//
+// What a repository's server sends is not trusted: an index served over
+// http(s) names only http(s) packages (ResolveURL), a local file is read
+// only when it is a regular file (OpenRegular), and nothing read weighs more
+// than MaxDownload or is held in memory more than once.
 package chartrepo
 
 import (
@@ -21,6 +26,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/catalogist/catalogist/secret"
 )
 
 // MaxDownload bounds what one download may weigh: an index or a package.
@@ -80,18 +87,16 @@ func New(opt Options) (*Client, error) {
 // Default is a client with no TLS settings and no index cache.
 var Default, _ = New(Options{})
 
-// Get downloads a URL into memory.
-func (c *Client) Get(ctx context.Context, u string) ([]byte, error) {
-	data, _, err := c.get(ctx, u, nil)
-	return data, err
-}
-
-// get downloads u with extra request headers, and returns the response
-// headers too. A 304 answer returns nil data and no error.
-func (c *Client) get(ctx context.Context, u string, header http.Header) ([]byte, *http.Response, error) {
+// get asks for u with extra request headers. On 200 the response's body is
+// left open for the caller to stream; a 304 answer is returned with its
+// body closed and no error; any other answer is a *StatusError.
+func (c *Client) get(ctx context.Context, u string, header http.Header) (*http.Response, error) {
+	if !IsRemote(u) {
+		return nil, fmt.Errorf("fetching %s: only http and https URLs are fetched", Redact(u))
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("fetching %s: %w", Redact(u), err)
+		return nil, fmt.Errorf("fetching %s: %w", Redact(u), err)
 	}
 	for k, v := range header {
 		req.Header[k] = v
@@ -104,24 +109,25 @@ func (c *Client) get(ctx context.Context, u string, header http.Header) ([]byte,
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, nil, fmt.Errorf("fetching %s: %w", Redact(u), err)
+		return nil, fmt.Errorf("fetching %s: %w", Redact(u), err)
 	}
-	defer resp.Body.Close()
 	switch resp.StatusCode {
 	case http.StatusOK:
+		if resp.ContentLength > MaxDownload {
+			resp.Body.Close()
+			return nil, tooLarge(u)
+		}
+		return resp, nil
 	case http.StatusNotModified:
-		return nil, resp, nil
-	default:
-		return nil, resp, &StatusError{URL: Redact(u), Code: resp.StatusCode, Status: resp.Status}
+		resp.Body.Close()
+		return resp, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxDownload+1))
-	if err != nil {
-		return nil, resp, fmt.Errorf("fetching %s: %w", Redact(u), err)
-	}
-	if len(data) > MaxDownload {
-		return nil, resp, fmt.Errorf("fetching %s: larger than %d MiB", Redact(u), MaxDownload>>20)
-	}
-	return data, resp, nil
+	resp.Body.Close()
+	return resp, &StatusError{URL: Redact(u), Code: resp.StatusCode, Status: resp.Status}
+}
+
+func tooLarge(src string) error {
+	return fmt.Errorf("fetching %s: larger than %d MiB, more than a chart repository serves; check the URL", Redact(src), MaxDownload>>20)
 }
 
 // StatusError is a server's answer other than 200 or 304. Callers tell a
@@ -141,54 +147,162 @@ func NotFound(err error) bool {
 	return errors.As(err, &se) && (se.Code == http.StatusNotFound || se.Code == http.StatusGone)
 }
 
-// Redact drops the user information of a URL, so that a token written in a
-// catalog's address is never printed.
-func Redact(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || p.User == nil {
-		return u
-	}
-	p.User = nil
-	return p.String()
-}
+// Redact drops the credentials of a URL (user information, query
+// parameters named like secrets), so that a token written in a catalog's
+// address is never printed.
+func Redact(u string) string { return secret.RedactURL(u) }
 
-// Fetch reads a package from a URL (http, https or file) and verifies it.
-func (c *Client) Fetch(ctx context.Context, src, digest string) ([]byte, error) {
-	var data []byte
-	var err error
-	if u, perr := url.Parse(src); perr == nil && u.Scheme == "file" {
-		data, err = os.ReadFile(filepath.FromSlash(u.Path))
-	} else {
-		data, err = c.Get(ctx, src)
-	}
+// open opens a package's source for reading: an http(s) URL, or a file://
+// URL naming a regular file. The size is -1 when the server does not say.
+func (c *Client) open(ctx context.Context, src string) (io.ReadCloser, int64, error) {
+	u, err := url.Parse(src)
 	if err != nil {
-		return nil, err
+		return nil, 0, fmt.Errorf("bad package URL %s: %w", Redact(src), err)
 	}
-	if err := Verify(data, src, digest); err != nil {
-		return nil, err
+	switch u.Scheme {
+	case "http", "https":
+		resp, err := c.get(ctx, src, nil)
+		if err != nil {
+			return nil, 0, err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return nil, 0, fmt.Errorf("fetching %s: the server answered %s to a request without a cached copy", Redact(src), resp.Status)
+		}
+		return resp.Body, resp.ContentLength, nil
+	case "file":
+		f, size, err := OpenRegular(filepath.FromSlash(u.Path))
+		if err != nil {
+			return nil, 0, err
+		}
+		return f, size, nil
 	}
-	return data, nil
+	return nil, 0, fmt.Errorf("%s: a package is fetched over http or https, or read from a file of a local repository; this URL is neither", Redact(src))
 }
 
-// Download fetches a package into dst, atomically, after verifying it.
+// OpenRegular opens a local file that a repository names, refusing what is
+// not a regular file (a FIFO, whose reader would wait for a writer for
+// ever; a device such as /dev/zero, which never ends; a directory) and a
+// file larger than MaxDownload.
+func OpenRegular(p string) (*os.File, int64, error) {
+	// Opened without blocking, a FIFO returns at once and is refused for
+	// what it is; reads of a regular file are not affected.
+	f, err := os.OpenFile(p, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading %s: %w", p, err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("reading %s: %w", p, err)
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, fmt.Errorf("%s is %s, not a regular file: a repository's index and packages are files; check the path", p, fileKind(info.Mode()))
+	}
+	if info.Size() > MaxDownload {
+		f.Close()
+		return nil, 0, fmt.Errorf("%s is %d MiB, more than the %d MiB a chart repository's file may weigh; check the path", p, info.Size()>>20, MaxDownload>>20)
+	}
+	return f, info.Size(), nil
+}
+
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
+}
+
+// Download fetches a package into dst, verified against the index's digest,
+// readable by everyone as a published file is (mode 0644). dst is replaced
+// by a rename, only once the digest matches.
 func (c *Client) Download(ctx context.Context, src, dst, digest string) error {
-	data, err := c.Fetch(ctx, src, digest)
-	if err != nil {
-		return err
-	}
-	return writeFile(dst, data)
+	return c.download(ctx, src, dst, digest, 0o644, 0o755)
 }
 
-// Verify checks data against an index digest, which is required: an entry
-// without a digest cannot be verified.
-func Verify(data []byte, src, digest string) error {
+// Cache fetches a package into a cache file dst as Download does, for this
+// user alone: mode 0600 in a directory of mode 0700.
+func (c *Client) Cache(ctx context.Context, src, dst, digest string) error {
+	return c.download(ctx, src, dst, digest, 0o600, 0o700)
+}
+
+// download streams src into a temporary file beside dst, hashing it on the
+// way, so that memory stays flat whatever the size.
+func (c *Client) download(ctx context.Context, src, dst, digest string, mode, dirMode os.FileMode) error {
 	want := NormalDigest(digest)
 	if want == "" {
 		return fmt.Errorf("%s: the index gives no digest to verify it against", Redact(src))
 	}
-	sum := sha256.Sum256(data)
-	if got := hex.EncodeToString(sum[:]); got != want {
+	body, size, err := c.open(ctx, src)
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	if size > MaxDownload {
+		return tooLarge(src)
+	}
+	dir := filepath.Dir(dst)
+	if err := mkdir(dir, dirMode); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".download-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(body, MaxDownload+1))
+	if err == nil && n > MaxDownload {
+		err = tooLarge(src)
+	} else if err != nil {
+		err = fmt.Errorf("fetching %s: %w", Redact(src), err)
+	}
+	if err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != want {
 		return &DigestError{Src: Redact(src), Got: got, Want: want}
+	}
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), dst)
+}
+
+// mkdir makes a directory of a mode; a private mode (0700) goes through
+// PrivateDir.
+func mkdir(dir string, mode os.FileMode) error {
+	if mode&0o077 == 0 {
+		return PrivateDir(dir)
+	}
+	return os.MkdirAll(dir, mode)
+}
+
+// PrivateDir makes a directory of mode 0700, or makes it so when it exists
+// with more permissions (a cache written by an older version).
+func PrivateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if info.Mode().Perm()&0o077 != 0 {
+		return os.Chmod(dir, info.Mode().Perm()&0o700)
 	}
 	return nil
 }
@@ -200,29 +314,6 @@ type DigestError struct {
 
 func (e *DigestError) Error() string {
 	return fmt.Sprintf("%s: digest sha256:%s does not match the index's sha256:%s: the published file differs from the index; republish it or fix the index", e.Src, e.Got, e.Want)
-}
-
-// writeFile writes data to dst through a temporary file in its directory.
-func writeFile(dst string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".download-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
 }
 
 // NormalDigest returns a digest as lower-case hex without "sha256:".
@@ -248,6 +339,10 @@ func FileDigest(p string) string {
 }
 
 // ResolveURL resolves a URL an index gives against the index's base URL.
+// A remote index (an http or https base) may only name http(s) packages:
+// file:// URLs, absolute paths and any other scheme would let whoever
+// serves the index read the user's files. A local index, one the user named
+// on disk, may also name files. The refusal is a *URLError.
 func ResolveURL(base, ref string) (string, error) {
 	b, err := url.Parse(base)
 	if err != nil {
@@ -255,9 +350,33 @@ func ResolveURL(base, ref string) (string, error) {
 	}
 	r, err := url.Parse(ref)
 	if err != nil {
-		return "", fmt.Errorf("bad URL %q in the index: %w", ref, err)
+		return "", fmt.Errorf("bad URL %q in the index: %w", Redact(ref), err)
 	}
-	return b.ResolveReference(r).String(), nil
+	res := b.ResolveReference(r)
+	switch res.Scheme {
+	case "http", "https":
+	case "file":
+		if IsRemote(base) {
+			return "", &URLError{Base: Redact(base), URL: Redact(res.String())}
+		}
+	default:
+		return "", &URLError{Base: Redact(base), URL: Redact(res.String())}
+	}
+	return res.String(), nil
+}
+
+// URLError is a package URL an index may not name.
+type URLError struct {
+	// Base is where the index is, URL the package URL it names, both
+	// redacted.
+	Base, URL string
+}
+
+func (e *URLError) Error() string {
+	if IsRemote(e.Base) {
+		return fmt.Sprintf("the package URL %s is not http or https: an index served over http(s) may only name packages served over http(s), so that it never reads your files; ask the catalog's maintainers to publish the package's http(s) URL, or launch from a copy of the repository on disk (--repo DIR)", e.URL)
+	}
+	return fmt.Sprintf("the package URL %s is not http, https or a file: give the package's URL, or its path relative to the index", e.URL)
 }
 
 // BaseURL turns a directory or a URL into a base URL ending in a slash.

@@ -7,8 +7,11 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -174,5 +177,186 @@ func TestIndexURL(t *testing.T) {
 		if got := IndexURL(in); got != want {
 			t.Errorf("IndexURL(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestResolveURL(t *testing.T) {
+	for _, tc := range []struct {
+		base, ref, want string
+	}{
+		{"https://x.org/charts/", "a-1.0.0.tgz", "https://x.org/charts/a-1.0.0.tgz"},
+		{"https://x.org/charts/", "/etc/passwd", "https://x.org/etc/passwd"},
+		{"https://x.org/charts/", "//cdn.x.org/a.tgz", "https://cdn.x.org/a.tgz"},
+		{"https://x.org/charts/", "http://mirror.x.org/a.tgz", "http://mirror.x.org/a.tgz"},
+		{"https://x.org/charts/", "file:///home/ada/.ssh/id_ed25519", ""},
+		{"http://x.org/charts/", "FILE:///etc/passwd", ""},
+		{"https://x.org/charts/", "ftp://x.org/a.tgz", ""},
+		{"file:///srv/repo/", "a-1.0.0.tgz", "file:///srv/repo/a-1.0.0.tgz"},
+		{"file:///srv/repo/", "../other/a.tgz", "file:///srv/other/a.tgz"},
+		{"file:///srv/repo/", "file:///srv/pkgs/a.tgz", "file:///srv/pkgs/a.tgz"},
+		{"file:///srv/repo/", "https://x.org/a.tgz", "https://x.org/a.tgz"},
+		{"file:///srv/repo/", "javascript:alert(1)", ""},
+	} {
+		got, err := ResolveURL(tc.base, tc.ref)
+		var ue *URLError
+		switch {
+		case tc.want == "" && !errors.As(err, &ue):
+			t.Errorf("ResolveURL(%q, %q) = %q, %v; want a *URLError", tc.base, tc.ref, got, err)
+		case tc.want != "" && (err != nil || got != tc.want):
+			t.Errorf("ResolveURL(%q, %q) = %q, %v; want %q", tc.base, tc.ref, got, err, tc.want)
+		}
+	}
+	_, err := ResolveURL("https://ada:tok@x.org/charts/", "file:///etc/passwd")
+	if err == nil || strings.Contains(err.Error(), "tok") || !strings.Contains(err.Error(), "file:///etc/passwd") || !strings.Contains(err.Error(), "ask the catalog's maintainers") {
+		t.Errorf("refusal: %v", err)
+	}
+}
+
+// FuzzResolveURL checks that a remote index never resolves to anything but
+// http(s), and that a resolved URL is one of the schemes read.
+func FuzzResolveURL(f *testing.F) {
+	f.Add("https://x.org/charts/", "a-1.0.0.tgz")
+	f.Add("https://x.org/charts/", "file:///etc/passwd")
+	f.Add("file:///srv/repo/", "../a.tgz")
+	f.Add("http://x.org/", "//host/a")
+	f.Fuzz(func(t *testing.T, base, ref string) {
+		got, err := ResolveURL(base, ref)
+		if err != nil {
+			return
+		}
+		u, perr := url.Parse(got)
+		if perr != nil {
+			t.Fatalf("ResolveURL(%q, %q) = %q, which does not parse: %v", base, ref, got, perr)
+		}
+		if IsRemote(base) && !IsRemote(got) {
+			t.Fatalf("remote base %q resolved %q to %q", base, ref, got)
+		}
+		if s := u.Scheme; s != "http" && s != "https" && s != "file" {
+			t.Fatalf("ResolveURL(%q, %q) = %q", base, ref, got)
+		}
+	})
+}
+
+func digestOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// endless serves bytes for ever, without a length, as a broken or hostile
+// server may.
+func endless(t *testing.T) *httptest.Server {
+	chunk := make([]byte, 64<<10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/declared.tgz" {
+			w.Header().Set("Content-Length", strconv.Itoa(MaxDownload+1))
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		for r.Context().Err() == nil {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Downloads stream to disk: a body past MaxDownload is refused at the cap,
+// and memory stays far below the bytes received.
+func TestEndlessDownloadMemoryStaysFlat(t *testing.T) {
+	srv := endless(t)
+	dir := t.TempDir()
+	c, err := New(Options{CacheDir: filepath.Join(dir, "indexes")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const budget = 64 << 20
+	for _, tc := range []struct {
+		name string
+		run  func() error
+	}{
+		{"package", func() error {
+			return c.Cache(context.Background(), srv.URL+"/endless.tgz", filepath.Join(dir, "packages", "p.tgz"), digestOf(nil))
+		}},
+		{"index", func() error {
+			_, err := c.Index(context.Background(), srv.URL+"/repo")
+			return err
+		}},
+	} {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err := tc.run()
+		runtime.ReadMemStats(&after)
+		if err == nil || !strings.Contains(err.Error(), "larger than 256 MiB") {
+			t.Errorf("%s: %v, want a refusal at the cap", tc.name, err)
+		}
+		alloc := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%s: %d KiB allocated", tc.name, alloc>>10)
+		if alloc > budget {
+			t.Errorf("%s: %d MiB allocated to refuse an endless download, want under %d MiB", tc.name, alloc>>20, budget>>20)
+		}
+	}
+	err = c.Cache(context.Background(), srv.URL+"/declared.tgz", filepath.Join(dir, "packages", "p.tgz"), digestOf(nil))
+	if err == nil || !strings.Contains(err.Error(), "larger than 256 MiB") {
+		t.Errorf("a declared oversize: %v", err)
+	}
+	for _, sub := range []string{"packages", "indexes"} {
+		if entries, _ := os.ReadDir(filepath.Join(dir, sub)); len(entries) > 0 {
+			t.Errorf("refused downloads left files in %s: %v", sub, entries)
+		}
+	}
+}
+
+// Cached packages and indexes are the user's alone.
+func TestCacheIsPrivate(t *testing.T) {
+	pkg := []byte("package bytes")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/repo/index.yaml":
+			_, _ = w.Write([]byte(indexBody))
+		case "/repo/a-1.0.0.tgz":
+			_, _ = w.Write(pkg)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	c, err := New(Options{CacheDir: filepath.Join(dir, "indexes")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Index(context.Background(), srv.URL+"/repo"); err != nil {
+		t.Fatal(err)
+	}
+	// A packages directory left open by an older version is closed.
+	if err := os.Mkdir(filepath.Join(dir, "packages"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(dir, "packages", "a.tgz")
+	if err := c.Cache(context.Background(), srv.URL+"/repo/a-1.0.0.tgz", dst, digestOf(pkg)); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{filepath.Join(dir, "indexes"), filepath.Join(dir, "packages")} {
+		entries, err := os.ReadDir(d)
+		if err != nil || len(entries) != 1 {
+			t.Fatalf("%s: %v %v", d, entries, err)
+		}
+		if info, _ := os.Stat(d); info.Mode().Perm() != 0o700 {
+			t.Errorf("%s: mode %v, want 0700", d, info.Mode().Perm())
+		}
+		if info, _ := entries[0].Info(); info.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, want 0600", entries[0].Name(), info.Mode().Perm())
+		}
+	}
+	// Published files stay readable by all.
+	pub := filepath.Join(dir, "site", "a.tgz")
+	if err := c.Download(context.Background(), srv.URL+"/repo/a-1.0.0.tgz", pub, digestOf(pkg)); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := os.Stat(pub); info.Mode().Perm() != 0o644 {
+		t.Errorf("published file: mode %v, want 0644", info.Mode().Perm())
 	}
 }

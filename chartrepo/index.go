@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -54,28 +55,81 @@ func (c *Client) Index(ctx context.Context, loc string) (*Index, error) {
 			h.Set("If-Modified-Since", entry.LastModified)
 		}
 	}
-	data, resp, err := c.get(ctx, u, h)
+	resp, err := c.get(ctx, u, h)
 	switch {
 	case err != nil && cached != nil && (resp == nil || resp.StatusCode >= 500):
 		ix.Data, ix.Cached, ix.Stale = cached, true, err
 		return ix, nil
 	case err != nil:
 		return nil, err
-	case data == nil && cached != nil:
+	case resp.StatusCode == http.StatusNotModified && cached != nil:
 		ix.Data, ix.Cached = cached, true
 		return ix, nil
-	case data == nil:
+	case resp.StatusCode == http.StatusNotModified:
 		return nil, fmt.Errorf("fetching %s: the server answered 304 Not Modified to a request without a cached copy", ix.URL)
 	}
+	data, err := c.receive(u, resp)
+	if err != nil {
+		return nil, err
+	}
 	ix.Data = data
-	c.writeCache(u, cacheEntry{URL: ix.URL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}, data)
 	return ix, nil
+}
+
+// receive streams an index's body into a file, within MaxDownload, and
+// reads it back at its exact size, so that memory holds the index once
+// however the server sends it (or without end). With a cache, the file
+// (the cache entry's line, then the index) becomes the cached copy.
+func (c *Client) receive(u string, resp *http.Response) ([]byte, error) {
+	defer resp.Body.Close()
+	dir := os.TempDir()
+	var head []byte
+	if c.cacheDir != "" {
+		if err := mkdir(c.cacheDir, 0o700); err == nil {
+			dir = c.cacheDir
+			e := cacheEntry{URL: Redact(u), ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}
+			if j, err := json.Marshal(e); err == nil {
+				head = append(j, '\n')
+			}
+		}
+	}
+	tmp, err := os.CreateTemp(dir, ".index-*")
+	if err != nil {
+		return nil, fmt.Errorf("fetching %s: %w", Redact(u), err)
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	if _, err := tmp.Write(head); err != nil {
+		return nil, fmt.Errorf("fetching %s: %w", Redact(u), err)
+	}
+	n, err := io.Copy(tmp, io.LimitReader(resp.Body, MaxDownload+1))
+	if err != nil {
+		return nil, fmt.Errorf("fetching %s: %w", Redact(u), err)
+	}
+	if n > MaxDownload {
+		return nil, tooLarge(u)
+	}
+	data := make([]byte, n)
+	if _, err := tmp.ReadAt(data, int64(len(head))); err != nil {
+		return nil, fmt.Errorf("fetching %s: %w", Redact(u), err)
+	}
+	if head != nil {
+		// A cache that cannot be written only costs the next run a
+		// download.
+		if tmp.Close() == nil {
+			_ = os.Rename(tmp.Name(), c.cachePath(u))
+		}
+	}
+	return data, nil
 }
 
 func localIndex(loc string) (*Index, error) {
 	p := loc
 	if u, err := url.Parse(loc); err == nil && u.Scheme == "file" {
 		p = filepath.FromSlash(u.Path)
+	} else if err == nil && len(u.Scheme) > 1 {
+		// One letter is a Windows drive.
+		return nil, fmt.Errorf("%s: a repository is an http or https URL, a file:// URL, a directory or an index file", Redact(loc))
 	}
 	info, err := os.Stat(p)
 	if err != nil {
@@ -85,9 +139,14 @@ func localIndex(loc string) (*Index, error) {
 	if info.IsDir() {
 		file, dir = filepath.Join(p, IndexFile), p
 	}
-	data, err := os.ReadFile(file)
+	f, size, err := OpenRegular(file)
 	if err != nil {
 		return nil, fmt.Errorf("reading the index: %w", err)
+	}
+	defer f.Close()
+	data := make([]byte, size)
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("reading the index %s: %w", file, err)
 	}
 	return &Index{Data: data, URL: file, Base: BaseURL(dir)}, nil
 }
@@ -112,18 +171,4 @@ func (c *Client) readCache(u string) ([]byte, cacheEntry) {
 		return nil, e
 	}
 	return body, e
-}
-
-// writeCache stores an index, even without validators: a copy serves when
-// the server is unreachable. A cache that cannot be written only costs the
-// next run a download.
-func (c *Client) writeCache(u string, e cacheEntry, data []byte) {
-	if c.cacheDir == "" {
-		return
-	}
-	head, err := json.Marshal(e)
-	if err != nil {
-		return
-	}
-	_ = writeFile(c.cachePath(u), append(append(head, '\n'), data...))
 }

@@ -41,7 +41,7 @@ func TestMask(t *testing.T) {
 	}
 	d := describe(t, secretsSchema, ctx, nil)
 	before, _ := json.Marshal(d)
-	m := Mask(d)
+	m := Mask(d, ctx)
 	after, _ := json.Marshal(d)
 	if !bytes.Equal(before, after) {
 		t.Fatalf("Mask changed the description it was given")

@@ -20,6 +20,7 @@ import (
 
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/secret"
 )
 
 // Launch installs one chart of a catalog.
@@ -69,6 +70,10 @@ type Result struct {
 	// Status is the release's status after the install ("deployed"), or
 	// "dry run".
 	Status string
+	// Secrets are the launch's secrets, to mask whatever is printed about
+	// it: those of its values once computed (Values.Secrets), those of its
+	// inputs before.
+	Secrets *secret.Set
 }
 
 // Run resolves the chart, computes and checks its values, and installs it.
@@ -76,7 +81,7 @@ type Result struct {
 // *FormError, and values the region or schema does not allow with a
 // *ProblemsError, before anything is created.
 func (l *Launch) Run(ctx context.Context) (*Result, error) {
-	res := &Result{}
+	res := &Result{Secrets: InputSecrets(Inputs{Profile: l.Profile, Set: l.Set, SetString: l.SetString, SetJSON: l.SetJSON})}
 	rs, err := l.Resolver.Resolve(ctx, l.Source, l.Version)
 	if err != nil {
 		return res, err
@@ -91,7 +96,7 @@ func (l *Launch) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return res, err
 	}
-	res.Values = vals
+	res.Values, res.Secrets = vals, vals.Secrets
 	res.Name = l.Name
 	if res.Name == "" {
 		res.Name = generatedName(rs.Chart.Name())
@@ -145,7 +150,9 @@ func (l *Launch) Run(ctx context.Context) (*Result, error) {
 	}
 	r, err := in.RunWithContext(ctx, rs.Chart, vals.Overrides)
 	if err != nil {
-		return res, explain(fmt.Errorf("installing %s: %w", res.Name, err), res.Name, res.Namespace, server)
+		// Helm's errors may quote rendered values: a template's fail
+		// message, a manifest line that does not parse.
+		return res, vals.Secrets.Err(explain(fmt.Errorf("installing %s: %w", res.Name, err), res.Name, res.Namespace, server))
 	}
 	rel, ok := r.(*release.Release)
 	if !ok {

@@ -168,7 +168,7 @@ func TestDryRunNeedsNoCluster(t *testing.T) {
 	if sec["password"] != "********" || git["name"] != "Ada Lovelace" {
 		t.Errorf("masked values: security %v git %v", sec, git)
 	}
-	if res.Values.Overrides["security"].(map[string]any)["password"] != "example" {
+	if res.Values.Overrides["security"].(map[string]any)["password"] != "Tr0ub4dor-3x" {
 		t.Error("masking changed the values sent")
 	}
 }

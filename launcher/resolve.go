@@ -1,10 +1,12 @@
 package launcher
 
 import (
-	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -101,6 +103,13 @@ func (r *Resolver) client(cat *catalogs.Catalog) (*chartrepo.Client, string, err
 	if err != nil {
 		return nil, "", err
 	}
+	// The cache holds what the user's credentials fetched: it is theirs
+	// alone, also when an older version left it open.
+	for _, sub := range []string{"indexes", "packages"} {
+		if err := chartrepo.PrivateDir(filepath.Join(dir, sub)); err != nil {
+			return nil, "", fmt.Errorf("the cache directory: %w", err)
+		}
+	}
 	c, err := chartrepo.New(chartrepo.Options{SkipTLSVerify: cat.SkipTLSVerify, CAFile: cat.CAFile, CacheDir: filepath.Join(dir, "indexes")})
 	return c, dir, err
 }
@@ -155,7 +164,7 @@ func (r *Resolver) Resolve(ctx context.Context, src *Source, want string) (*Reso
 	}
 	pkgURL, err := chartrepo.ResolveURL(ix.Base, cv.URLs[0])
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %s %s: %w", ix.URL, cv.Name, cv.Version, err)
 	}
 	digest := chartrepo.NormalDigest(cv.Digest)
 	if digest == "" {
@@ -165,22 +174,40 @@ func (r *Resolver) Resolve(ctx context.Context, src *Source, want string) (*Reso
 	// content is a different file.
 	p := filepath.Join(dir, "packages", digest+".tgz")
 	if chartrepo.FileDigest(p) != digest {
-		if err := c.Download(ctx, pkgURL, p, cv.Digest); err != nil {
-			return nil, fmt.Errorf("downloading %s %s: %w", cv.Name, cv.Version, err)
+		if err := c.Cache(ctx, pkgURL, p, cv.Digest); err != nil {
+			return nil, fmt.Errorf("downloading %s %s from %s: %w", cv.Name, cv.Version, ix.URL, err)
 		}
 	}
-	data, err := os.ReadFile(p)
+	ch, err := loadVerified(p, digest)
 	if err != nil {
-		return nil, err
-	}
-	if err := chartrepo.Verify(data, pkgURL, cv.Digest); err != nil {
-		return nil, err
-	}
-	ch, err := loader.LoadArchive(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", chartrepo.Redact(pkgURL), err)
+		return nil, fmt.Errorf("loading %s %s from %s: %w", cv.Name, cv.Version, chartrepo.Redact(pkgURL), err)
 	}
 	return &Resolved{Source: src, Version: cv, IndexURL: ix.URL, PackageURL: chartrepo.Redact(pkgURL), Chart: ch, Sliders: sliders, Stale: ix.Stale}, nil
+}
+
+// loadVerified loads a cached package, checking it is still the one the
+// index describes; it is read once, from an open file, so that the bytes
+// loaded are the bytes hashed.
+func loadVerified(p, digest string) (*chart.Chart, error) {
+	f, _, err := chartrepo.OpenRegular(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	ch, err := loader.LoadArchive(io.TeeReader(f, h))
+	if err != nil {
+		return nil, err
+	}
+	// The loader may stop before the archive's end; what it left is hashed
+	// too.
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, err
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != digest {
+		return nil, &chartrepo.DigestError{Src: p, Got: got, Want: digest}
+	}
+	return ch, nil
 }
 
 func where(src *Source) string {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -15,10 +14,12 @@ import (
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/cli/values"
 	"helm.sh/helm/v4/pkg/getter"
+	"helm.sh/helm/v4/pkg/strvals"
 
 	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/secret"
 )
 
 // Inputs are what a launch's values are computed from.
@@ -64,6 +65,11 @@ type Values struct {
 	Unopenable []FormFailure
 	// Warnings are worth printing but do not stop the launch.
 	Warnings []string
+	// Secrets are what the launch holds that is secret: the options
+	// rendered as passwords, the strings of keys named like secrets (in the
+	// values and on the command line) and the launch context's
+	// credentials. Everything printed about the launch is masked with them.
+	Secrets *secret.Set
 }
 
 // LoadProfile reads a profile file (YAML or JSON): a launch context
@@ -99,7 +105,7 @@ const schemaFile = "values.schema.json"
 // effective slider bounds, units and enums. What keeps the platform's form
 // from opening is recorded in Unopenable.
 func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
-	v := &Values{Overrides: map[string]any{}}
+	v := &Values{Overrides: map[string]any{}, Secrets: InputSecrets(in)}
 	ctx := schema.NewContext(in.Profile, in.Region, in.CatalogSliders, in.CatalogSource)
 	if len(ch.Schema) > 0 {
 		key := schema.PackageKey(in.ExtensionKey, in.Platform, ch.Schema)
@@ -117,8 +123,14 @@ func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
 		}
 		s := schema.Build(root, schemaFile, schema.Env{ExtKey: key, Platform: p, Registry: in.Registry})
 		v.Schema = s
+		for _, o := range s.Options {
+			if o.Render == "password" {
+				v.Secrets.AddPath(o.Key)
+			}
+		}
 		v.Form = schema.Compute(s, ctx, formYAML)
 		v.Overrides = plain(v.Form.Values).(map[string]any)
+		v.Secrets.AddValues(nil, v.Overrides)
 		v.Unopenable = unopenable(s, v.Form)
 		if r := in.Region; r != nil && !p.RegionBoundsInContext && (len(r.Sliders) > 0 || len(r.Resources) > 0) {
 			v.Warnings = append(v.Warnings, fmt.Sprintf("the %s platform has no region resources or slider configurations, so those of %s are not used", p.Name, r.File))
@@ -126,15 +138,19 @@ func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
 	}
 	user, err := userValues(in)
 	if err != nil {
-		return nil, err
+		return nil, v.Secrets.Err(err)
 	}
 	v.Overrides = util.MergeTables(plain(user).(map[string]any), v.Overrides)
+	v.Secrets.AddValues(nil, v.Overrides)
+	for i, f := range v.Unopenable {
+		v.Unopenable[i].Msg = v.Secrets.Scrub(f.Msg)
+	}
 	if v.Schema == nil {
 		return v, nil
 	}
 	final, err := util.CoalesceValues(ch, copyValues(v.Overrides))
 	if err != nil {
-		return nil, err
+		return nil, v.Secrets.Err(err)
 	}
 	v.Problems = schema.Check(v.Schema, ctx, final)
 	if sch, err := compile(ch.Schema); err != nil {
@@ -142,25 +158,76 @@ func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
 	} else {
 		v.Problems = mergeProblems(v.Schema, v.Problems, schema.HelmProblems(sch, final))
 	}
-	maskProblems(v.Schema, v.Problems)
+	maskProblems(v.Schema, v.Secrets, v.Problems)
 	return v, nil
 }
 
-// maskProblems masks the refused values of password options and of keys
-// named like secrets, in the value and in the reason that quotes it.
-func maskProblems(s *schema.Schema, problems []schema.Problem) {
+// InputSecrets are the secrets of a launch's inputs, known before its
+// values are computed, so that a message about a value given on the command
+// line never repeats it: the launch context's credentials, and the values
+// --set, --set-string and --set-json give to keys named like secrets.
+func InputSecrets(in Inputs) *secret.Set {
+	s := &secret.Set{}
+	s.AddContext(in.Profile)
+	parse := map[string]func(string, map[string]any) error{
+		"set": strvals.ParseInto, "set-string": strvals.ParseIntoString, "set-json": parseJSONValue,
+	}
+	for flag, vals := range map[string][]string{"set": in.Set, "set-string": in.SetString, "set-json": in.SetJSON} {
+		for _, e := range vals {
+			m := map[string]any{}
+			if err := parse[flag](e, m); err == nil {
+				s.AddValues(nil, plain(m))
+			}
+			// What a key named like a secret is given is one as typed,
+			// whether it parses or not, and whatever type it parses to
+			// (a PIN is a number).
+			key, val, ok := strings.Cut(e, "=")
+			if !ok || !secret.Named(lastSegment(key)) {
+				continue
+			}
+			s.Add(val, strings.Trim(val, `"'`))
+			s.Add(strings.Split(val, ",")...)
+		}
+	}
+	return s
+}
+
+// parseJSONValue reads a --set-json value as Helm does: KEY=JSON, or a
+// whole JSON object.
+func parseJSONValue(e string, dest map[string]any) error {
+	if strings.HasPrefix(strings.TrimSpace(e), "{") {
+		return json.Unmarshal([]byte(e), &dest)
+	}
+	return strvals.ParseJSON(e, dest)
+}
+
+// lastSegment is the last key of a --set path: a.b[0].c gives c.
+func lastSegment(key string) string {
+	key = strings.TrimRight(key, "]0123456789[")
+	if i := strings.LastIndexAny(key, ".["); i >= 0 {
+		return key[i+1:]
+	}
+	return key
+}
+
+// maskProblems masks the refused values of secrets: the values of password
+// options and keys named like secrets, the secrets inside a refused group
+// or list, and any secret string a reason quotes.
+func maskProblems(s *schema.Schema, sec *secret.Set, problems []schema.Problem) {
 	for i, p := range problems {
 		segs := p.Key
 		o := s.Resolve(segs)
-		if len(segs) == 0 || !(o != nil && o.Render == "password") && !secretName.MatchString(segs[len(segs)-1]) {
-			continue
+		if len(segs) > 0 && (o != nil && o.Render == "password" || secret.Named(segs[len(segs)-1])) {
+			if str, ok := p.Value.(string); ok && str != "" {
+				problems[i].Reason = strings.ReplaceAll(p.Reason, str, secret.Mask)
+			}
+			if p.Value != nil && p.Value != "" {
+				problems[i].Value = secret.Mask
+			}
+		} else {
+			problems[i].Value = sec.Mask(segs, p.Value)
 		}
-		if str, ok := p.Value.(string); ok && str != "" {
-			problems[i].Reason = strings.ReplaceAll(p.Reason, str, mask)
-		}
-		if p.Value != nil && p.Value != "" {
-			problems[i].Value = mask
-		}
+		problems[i].Reason = sec.Scrub(problems[i].Reason)
 	}
 }
 
@@ -414,72 +481,10 @@ func (e *FormError) Error() string {
 	return b.String()
 }
 
-// secretName matches option and key names whose values are secrets.
-var secretName = regexp.MustCompile(`(?i)pass(word|wd)?$|secret|token|credential(s)?$|private.?key`)
-
 // Masked returns the overrides with secrets masked, for printing: options
-// the schema renders as passwords, and keys whose names say they hold one.
+// the schema renders as passwords, keys whose names say they hold one, and
+// strings holding a secret of the launch context or the command line.
 func (v *Values) Masked() map[string]any {
-	out := copyValues(v.Overrides)
-	if v.Schema != nil {
-		for _, o := range v.Schema.Options {
-			if o.Render == "password" {
-				maskAt(out, o.Key)
-			}
-		}
-	}
-	maskNamed(out)
-	return out
-}
-
-const mask = "********"
-
-// maskAt masks the value at an option's key segments; under an array's
-// items (schema.ItemsKey) it masks every item's.
-func maskAt(v any, key []string) {
-	if len(key) == 0 {
-		return
-	}
-	switch c := v.(type) {
-	case []any:
-		if key[0] == schema.ItemsKey {
-			for i := range c {
-				c[i] = maskedAt(c[i], key[1:])
-			}
-		}
-	case map[string]any:
-		if x, ok := c[key[0]]; ok {
-			c[key[0]] = maskedAt(x, key[1:])
-		}
-	}
-}
-
-// maskedAt returns v masked when rest is empty (an empty value stays, as it
-// reveals nothing), else v with its value at rest masked.
-func maskedAt(v any, rest []string) any {
-	if len(rest) > 0 {
-		maskAt(v, rest)
-		return v
-	}
-	if v == nil || v == "" {
-		return v
-	}
-	return mask
-}
-
-func maskNamed(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, c := range x {
-			if s, ok := c.(string); ok && s != "" && secretName.MatchString(k) {
-				x[k] = mask
-				continue
-			}
-			maskNamed(c)
-		}
-	case []any:
-		for _, c := range x {
-			maskNamed(c)
-		}
-	}
+	m, _ := v.Secrets.Mask(nil, copyValues(v.Overrides)).(map[string]any)
+	return m
 }

@@ -132,7 +132,7 @@ func runForm(stdout io.Writer, arg string, f formFlags) error {
 	}
 	d := schema.Describe(s, ctx, values)
 	if !f.showSecrets {
-		d = formview.Mask(d)
+		d = formview.Mask(d, data)
 	}
 	// Everything is written to a buffer first, so that an error leaves
 	// nothing half-written.

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -17,6 +19,7 @@ import (
 	"github.com/catalogist/catalogist/launcher"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/secret"
 )
 
 // clusterFlags are the flags every command that talks to a cluster has.
@@ -110,43 +113,53 @@ profile, region, schema registry).`,
 	fl.StringArrayVar(&l.Set, "set", nil, "value on top of the computed values, files and --set-json, as helm --set (repeatable)")
 	fl.StringArrayVar(&l.SetString, "set-string", nil, "string value on top of everything else, as helm --set-string: 9 stays the string \"9\" (repeatable)")
 	fl.BoolVar(&l.DryRun, "dry-run", false, "render the manifests and print them; needs no cluster")
-	fl.BoolVar(&showValues, "show-values", false, "print the computed values, passwords masked")
+	fl.BoolVar(&showValues, "show-values", false, "print the computed values, secrets masked")
 	fl.StringVar(&l.Resolver.CacheDir, "cache-dir", "", "cache of indexes and packages (default the user's cache directory)")
 	fl.DurationVar(&l.Timeout, "timeout", 5*time.Minute, "time allowed for the install")
 	return cmd
 }
 
 func runLaunch(ctx context.Context, stdout, stderr io.Writer, l *launcher.Launch, showValues bool) error {
+	// Helm logs its warnings with the standard logger, quoting values;
+	// they are printed once the launch's secrets are known.
+	var helmLog bytes.Buffer
+	orig := log.Writer()
+	log.SetOutput(&helmLog)
 	res, err := l.Run(ctx)
+	log.SetOutput(orig)
+	fmt.Fprint(stderr, res.Secrets.Scrub(helmLog.String()))
 	if rs := res.Resolved; rs != nil {
 		fmt.Fprintf(stderr, "%s %s from %s (sha256:%s verified)\n", rs.Chart.Name(), rs.Version.Version, rs.PackageURL, strings.TrimPrefix(rs.Version.Digest, "sha256:"))
 		if rs.Stale != nil {
-			fmt.Fprintf(stderr, "warning: using the cached index of %s: %v\n", rs.IndexURL, rs.Stale)
+			fmt.Fprintf(stderr, "warning: using the cached index of %s: %s\n", rs.IndexURL, secret.RedactURLs(rs.Stale.Error()))
 		}
 	}
 	if v := res.Values; v != nil {
 		for _, w := range v.Warnings {
-			fmt.Fprintln(stderr, "warning:", w)
+			fmt.Fprintln(stderr, "warning:", secret.RedactURLs(w))
 		}
 		if showValues {
 			out, yerr := yaml.Marshal(v.Masked())
 			if yerr != nil {
 				return yerr
 			}
-			fmt.Fprintf(stdout, "# values of %s\n%s", res.Name, out)
+			fmt.Fprintf(stdout, "# values of %s\n%s", res.Name, res.Secrets.Scrub(string(out)))
 		}
 	}
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
+	// Templates put values anywhere: a Secret's data, an environment
+	// variable, a NOTES.txt line.
+	sec := res.Secrets
 	if l.DryRun {
-		fmt.Fprint(stdout, res.Manifest)
+		fmt.Fprint(stdout, sec.Manifest(res.Manifest))
 		fmt.Fprintf(stderr, "dry run: %s would be installed as %s in namespace %s\n", res.Resolved.Chart.Name(), res.Name, res.Namespace)
 		return nil
 	}
 	fmt.Fprintf(stdout, "launched %s (%s %s) in namespace %s: %s\n", res.Name, res.Resolved.Chart.Name(), res.Resolved.Version.Version, res.Namespace, res.Status)
 	if res.Notes != "" {
-		fmt.Fprintf(stdout, "\n%s\n", strings.TrimSpace(res.Notes))
+		fmt.Fprintf(stdout, "\n%s\n", sec.Scrub(strings.TrimSpace(res.Notes)))
 	}
 	return nil
 }
@@ -238,11 +251,11 @@ func listCatalogs(ctx context.Context, stdout, stderr io.Writer, file *catalogs.
 	r := launcher.Resolver{CacheDir: cacheDir}
 	failed := 0
 	for _, c := range file.Catalogs {
-		fmt.Fprintf(stdout, "%s\t%s (%s, %s)\n", c.ID, c.Name, c.Location, c.Status)
+		fmt.Fprintf(stdout, "%s\t%s (%s, %s)\n", c.ID, c.Name, secret.RedactURL(c.Location), c.Status)
 		charts, err := r.Charts(ctx, c)
 		if err != nil {
 			failed++
-			fmt.Fprintf(stdout, "  (unavailable: %v)\n", err)
+			fmt.Fprintf(stdout, "  (unavailable: %s)\n", secret.RedactURLs(err.Error()))
 			continue
 		}
 		sort.SliceStable(charts, func(i, j int) bool {

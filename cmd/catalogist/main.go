@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/catalogist/catalogist/secret"
 )
 
 // exitError carries a process exit code through cobra.
@@ -46,14 +48,16 @@ func run(args []string) int {
 	if err == nil {
 		return 0
 	}
+	// A URL in a message may come with the credentials of a catalogs
+	// file, a flag or a server; none is printed.
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(os.Stderr, "catalogist:", ee.err)
+			fmt.Fprintln(os.Stderr, "catalogist:", secret.RedactURLs(ee.err.Error()))
 		}
 		return ee.code
 	}
-	fmt.Fprintln(os.Stderr, "catalogist:", err)
+	fmt.Fprintln(os.Stderr, "catalogist:", secret.RedactURLs(err.Error()))
 	return 2
 }
 

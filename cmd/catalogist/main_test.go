@@ -408,7 +408,7 @@ func TestLaunchCLI(t *testing.T) {
 
 	r = catalogist(t, env, append([]string{"launch", "ide/vscode-python", "--dry-run", "--show-values", "--name", "code"}, common...)...)
 	if r.code != 0 || !strings.Contains(r.stdout, "kind: Deployment") || !strings.Contains(r.stdout, "password: '********'") ||
-		strings.Contains(r.stdout, "password: example") || !strings.Contains(r.stderr, "sha256:") {
+		strings.Contains(r.stdout, "Tr0ub4dor-3x") || !strings.Contains(r.stderr, "sha256:") {
 		t.Fatalf("dry run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
@@ -506,7 +506,7 @@ func TestLaunchUnopenableForm(t *testing.T) {
 		if r.code != tc.code || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stdout, "kind: Deployment") {
 			t.Errorf("platform %s: exit %d (want %d), stderr should contain %q:\n%s%s", tc.platform, r.code, tc.code, tc.want, r.stdout, r.stderr)
 		}
-		if strings.Contains(r.stdout, "password: example") {
+		if strings.Contains(r.stdout, "Tr0ub4dor-3x") {
 			t.Errorf("platform %s: the project password was printed:\n%s", tc.platform, r.stdout)
 		}
 	}
