@@ -5,6 +5,7 @@
 package builder
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -56,6 +57,13 @@ type Options struct {
 	Log io.Writer
 	// LintFormat is the format of the lint report (default text).
 	LintFormat string
+	// MergeOptional accepts a Merge location that does not exist (a 404
+	// or 410 answer, a missing file) as an empty published index: the
+	// first publication. Any other failure to read it still fails.
+	MergeOptional bool
+	// NoWait fails with a *BusyError when another build into Out is
+	// running, instead of waiting for it.
+	NoWait bool
 }
 
 // Context is what the steps share.
@@ -117,6 +125,12 @@ type Context struct {
 	icons icons
 	// remoteIndexes holds the indexes of dependency repositories, by URL.
 	remoteIndexes sync.Map
+	// indexData is the index as written.
+	indexData []byte
+	// digests are the staged packages' digests (*stagedDigest), by slash
+	// path; hashWG waits for those being computed.
+	digests sync.Map
+	hashWG  sync.WaitGroup
 }
 
 // Chart is one chart being built.
@@ -171,6 +185,7 @@ var Pipeline = []Step{
 	{Name: "site", Run: renderSite},
 	{Name: "record", Run: recordState},
 	{Name: "publish", Run: publish},
+	{Name: "verify", Run: verifyPublished},
 }
 
 // Result sums a build up.
@@ -203,6 +218,16 @@ func Build(opt Options) (*Result, error) {
 	if opt.Now == nil {
 		opt.Now = defaultNow
 	}
+	if opt.Out == "" {
+		return nil, errors.New("no output directory")
+	}
+	// Taken before anything reads the output or what is beside it, and
+	// released after cleanup (deferred before it, it runs after).
+	unlock, err := lockOutput(opt.Out, opt.NoWait, opt.Log)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	c := &Context{Options: opt, Epoch: packageEpoch(), staged: make(chan struct{}), packSem: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	defer c.cleanup()
 	if opt.RegionFile != "" {
@@ -222,7 +247,7 @@ func Build(opt Options) (*Result, error) {
 	}
 	res := &Result{}
 	p := &pipeline{ran: make([]*StepTime, len(Pipeline))}
-	err := p.run(c)
+	err = p.run(c)
 	c.markStaged()
 	if err != nil {
 		res.Steps, res.Lint = p.times(), c.Lint
@@ -388,6 +413,7 @@ func (c *Context) markStaged() { c.stagedOnce.Do(func() { close(c.staged) }) }
 // then do not cost the next build its recycling.
 func (c *Context) cleanup() {
 	c.earlyWG.Wait()
+	c.hashWG.Wait()
 	if c.Stage != "" {
 		if c.tree == nil || !c.tree.reused || os.Rename(c.Stage, c.oldDir()) != nil {
 			os.RemoveAll(c.Stage)

@@ -18,9 +18,17 @@ type iconState struct {
 }
 
 // icons examines each icon file once per build, however many charts show
-// it, and puts each copy in place once.
+// it, and puts each copy in place once, however many files have its
+// content.
 type icons struct {
-	files, copies sync.Map // file or copy name -> *iconResult
+	files  sync.Map // file -> *iconResult
+	copies sync.Map // copy name -> *iconPlace
+}
+
+// iconPlace is whether an icon's copy is in the staging directory.
+type iconPlace struct {
+	mu     sync.Mutex
+	placed bool
 }
 
 type iconResult struct {
@@ -67,22 +75,26 @@ func (c *Context) examineIcon(file string) (string, error) {
 }
 
 // placeIcon puts an icon's copy in the staging directory once: linked from
-// the previous output when data is nil, else written.
+// the previous output when data is nil, else written. A failed link (the
+// copy was deleted from the output, say) leaves it to be written by the
+// next call with data, and the files of the same content wait for each
+// other rather than create the copy at the same time.
 func (c *Context) placeIcon(name string, data []byte) error {
-	v, _ := c.icons.copies.LoadOrStore(name, &iconResult{})
-	r := v.(*iconResult)
-	r.once.Do(func() {
-		if data == nil {
-			r.err = c.linkPrevious(name)
-		} else {
-			r.err = c.writeFile(name, data)
-		}
-	})
-	if r.err != nil && data != nil {
-		// A failed link leaves the copy to be written.
-		return c.writeFile(name, data)
+	v, _ := c.icons.copies.LoadOrStore(name, &iconPlace{})
+	p := v.(*iconPlace)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.placed {
+		return nil
 	}
-	return r.err
+	var err error
+	if data == nil {
+		err = c.linkPrevious(name)
+	} else {
+		err = c.writeFile(name, data)
+	}
+	p.placed = err == nil
+	return err
 }
 
 func (c *Context) recordIcon(file string, st iconState) {

@@ -3,7 +3,9 @@ package builder
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -25,6 +27,17 @@ const IndexFile = "index.yaml"
 // previous build into Out already had with the same digest keeps its
 // creation date, so an unchanged catalog rebuilds byte for byte.
 func buildIndex(c *Context) error {
+	// Packaging computed the digests of the packages it made; those of the
+	// reused ones, which verifyOutput needs for relative URLs, are computed
+	// meanwhile.
+	for _, ch := range c.Charts {
+		switch {
+		case !ch.Reused:
+			c.stagedPackage(ch.File, ch.Digest)
+		case c.BaseURL == "":
+			c.hashStaged(ch.File)
+		}
+	}
 	idx := repo.NewIndexFile()
 	if c.Catalog.Config != nil {
 		v, err := catalog.EncodeSliders(c.Catalog.Config.Sliders)
@@ -93,6 +106,10 @@ func loadPrevious(out string) *repo.IndexFile {
 // the index refers to them relatively, are carried into the output.
 func mergePublished(c *Context) error {
 	pub, base, err := loadPublished(c.Merge)
+	if err != nil && c.MergeOptional && missing(err) {
+		fmt.Fprintf(c.Log, "no published index at %s yet: merging nothing, as for a first publication\n", chartrepo.Redact(c.Merge))
+		pub, err = repo.NewIndexFile(), nil
+	}
 	if err != nil {
 		return err
 	}
@@ -111,17 +128,46 @@ func mergePublished(c *Context) error {
 }
 
 // loadPublished reads the published index from a file, a directory or a
-// URL, and returns the base its relative URLs resolve against.
+// URL, and returns the base its relative URLs resolve against. The index
+// the build replaces must be the one published now: a cached copy, which
+// a failing server leaves, would drop what was published since, so any
+// failure to fetch it fails the build.
 func loadPublished(loc string) (*repo.IndexFile, string, error) {
 	ix, err := chartrepo.Default.Index(context.Background(), loc)
-	if err != nil {
-		return nil, "", fmt.Errorf("published index: %w", err)
+	switch {
+	case err != nil && missing(err):
+		return nil, "", fmt.Errorf("published index: %w: for the first publication, when nothing is published there yet, add --merge-optional", err)
+	case err != nil:
+		return nil, "", fmt.Errorf("published index: %w: the build does not go on without it, for it would drop what is published: try again once it can be read", err)
+	case ix.Stale != nil:
+		return nil, "", fmt.Errorf("published index: %s could not be fetched (%v), and a cached copy may be stale: try again once the server answers", ix.URL, ix.Stale)
 	}
-	idx, err := repoindex.Read(ix.Data, ix.URL)
+	idx, err := repoindex.ReadPublished(ix.Data, ix.URL)
 	if err != nil {
 		return nil, "", err
 	}
 	return idx, ix.Base, nil
+}
+
+// missing reports whether reading a published index failed because there
+// is none: a 404 or 410 answer, or no such file. Any other failure, a
+// permission denied included, could hide a published index.
+func missing(err error) bool {
+	return chartrepo.NotFound(err) || errors.Is(err, fs.ErrNotExist)
+}
+
+// relativeURL returns the path in the output of a package URL relative to
+// the index, ok false for an absolute URL, and an error for one that
+// leaves the repository.
+func relativeURL(ref string) (string, bool, error) {
+	if u, err := url.Parse(ref); err != nil || u.IsAbs() || strings.HasPrefix(ref, "/") {
+		return "", false, nil
+	}
+	rel := path.Clean(ref)
+	if rel == "." || strings.HasPrefix(rel, "../") || rel == ".." {
+		return "", false, fmt.Errorf("URL %q leaves the repository: make it absolute or republish it", ref)
+	}
+	return rel, true, nil
 }
 
 // carry copies or downloads the package of a published version the sources
@@ -131,19 +177,19 @@ func (c *Context) carry(cv *repo.ChartVersion, base string) error {
 	if len(cv.URLs) == 0 {
 		return fmt.Errorf("published %s %s has no URL", cv.Name, cv.Version)
 	}
-	ref := cv.URLs[0]
-	if u, err := url.Parse(ref); err != nil || u.IsAbs() || strings.HasPrefix(ref, "/") {
-		return nil
+	rel, ok, err := relativeURL(cv.URLs[0])
+	if err != nil {
+		return fmt.Errorf("published %s %s: %w", cv.Name, cv.Version, err)
 	}
-	rel := path.Clean(ref)
-	if rel == "." || strings.HasPrefix(rel, "../") || rel == ".." {
-		return fmt.Errorf("published %s %s: URL %q leaves the repository: make it absolute or republish it", cv.Name, cv.Version, ref)
+	if !ok {
+		return nil
 	}
 	dst := filepath.Join(c.Stage, filepath.FromSlash(rel))
 	// A package kept from a recycled staging directory, or carried for
 	// another version already, may be the one.
 	if c.tree.keep(rel) || c.tree.claimedFile(rel) {
 		if chartrepo.SameDigest(chartrepo.FileDigest(dst), cv.Digest) {
+			c.stagedPackage(rel, cv.Digest)
 			return nil
 		}
 	}
@@ -158,6 +204,10 @@ func (c *Context) carry(cv *repo.ChartVersion, base string) error {
 	if err := chartrepo.Default.Download(context.Background(), src, dst, cv.Digest); err != nil {
 		return fmt.Errorf("carrying published %s %s: %w", cv.Name, cv.Version, err)
 	}
+	if cv.Digest != "" {
+		// Download verified it.
+		c.stagedPackage(rel, cv.Digest)
+	}
 	return nil
 }
 
@@ -167,5 +217,6 @@ func writeIndex(c *Context) error {
 	if err := repoindex.Encode(&buf, c.Index, c.IndexFormat); err != nil {
 		return err
 	}
-	return c.writeFile(IndexFile, buf.Bytes())
+	c.indexData = buf.Bytes()
+	return c.writeFile(IndexFile, c.indexData)
 }

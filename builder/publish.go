@@ -23,7 +23,8 @@ import (
 // A build killed midway leaves its staging directory behind as
 // .catalogist-stage-<out>-*. The next build recycles one leftover, a
 // previous output by preference, and deletes the others while it works,
-// waiting for that before it returns. A build that fails sets a recycled
+// waiting for that before it returns. It holds the output's lock meanwhile
+// (see lock.go): what it finds there is never a running build's. A build that fails sets a recycled
 // staging directory aside again and deletes a new one. Recycling never
 // trusts what a leftover holds: only the files that are the current
 // output's own (the same inode) are kept, so deleting leftovers by hand is
@@ -76,33 +77,53 @@ func stage(c *Context) error {
 	if c.Stage != "" {
 		return nil
 	}
-	dir, err := os.MkdirTemp(parent, stagePrefix+base+"-")
-	if err != nil {
-		return fmt.Errorf("staging directory: %w", err)
+	// Named as staleDirs expects: a random number after the output's name.
+	for {
+		dir := filepath.Join(parent, stagePrefix+base+"-"+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		err := os.Mkdir(dir, 0o755)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("staging directory: %w", err)
+		}
+		// Whatever the umask, the published output is readable.
+		if err := os.Chmod(dir, 0o755); err != nil {
+			os.Remove(dir)
+			return err
+		}
+		c.Stage, c.tree = dir, newStageTree(dir, out)
+		return nil
 	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		os.Remove(dir)
-		return err
-	}
-	c.Stage, c.tree = dir, newStageTree(dir, out)
-	return nil
 }
 
 // staleDirs lists the previous outputs and the staging directories of
-// killed builds of the same output, previous outputs first.
+// killed builds of the same output, previous outputs first. Their names end
+// in digits: those of an output named like this one and a dash, "site-2"
+// beside "site", are not this one's.
 func staleDirs(parent, base string) []string {
 	entries, _ := os.ReadDir(parent)
 	var old, staged []string
 	for _, e := range entries {
-		switch {
-		case !e.IsDir():
-		case strings.HasPrefix(e.Name(), oldPrefix+base+"-"):
+		if !e.IsDir() {
+			continue
+		}
+		if n, ok := strings.CutPrefix(e.Name(), oldPrefix+base+"-"); ok && digits(n) {
 			old = append(old, filepath.Join(parent, e.Name()))
-		case strings.HasPrefix(e.Name(), stagePrefix+base+"-"):
+		} else if n, ok := strings.CutPrefix(e.Name(), stagePrefix+base+"-"); ok && digits(n) {
 			staged = append(staged, filepath.Join(parent, e.Name()))
 		}
 	}
 	return append(old, staged...)
+}
+
+func digits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // removeInBackground deletes directories while the build goes on; cleanup
@@ -135,6 +156,9 @@ func publish(c *Context) error {
 	if err := c.tree.sweep(); err != nil {
 		return fmt.Errorf("staging directory: %w", err)
 	}
+	if err := c.encodeState(); err != nil {
+		return err
+	}
 	_, statErr := os.Stat(out)
 	switch {
 	case errors.Is(statErr, fs.ErrNotExist):
@@ -159,7 +183,6 @@ func publish(c *Context) error {
 			c.Stage = ""
 		}
 	}
-	c.writeState()
 	return nil
 }
 

@@ -34,12 +34,13 @@ type stageTree struct {
 	kept, dirs map[string]bool
 	// recycled are the recycled directories.
 	recycled []string
-	// claimed are the files and directories of the new output.
-	claimed map[string]bool
+	// claimed are the files and directories of the new output, files its
+	// files.
+	claimed, files map[string]bool
 }
 
 func newStageTree(stage, out string) *stageTree {
-	return &stageTree{stage: stage, out: out, kept: map[string]bool{}, dirs: map[string]bool{".": true}, claimed: map[string]bool{}}
+	return &stageTree{stage: stage, out: out, kept: map[string]bool{}, dirs: map[string]bool{".": true}, claimed: map[string]bool{}, files: map[string]bool{}}
 }
 
 // recycle prepares dir, a previous output or what a killed build left, to
@@ -141,7 +142,7 @@ func (t *stageTree) keep(rel string) bool {
 	if !t.kept[rel] {
 		return false
 	}
-	t.claimed[rel] = true
+	t.claimed[rel], t.files[rel] = true, true
 	t.claimDir(path.Dir(rel))
 	return true
 }
@@ -160,7 +161,7 @@ func (t *stageTree) clear(rel string) error {
 	t.mu.Lock()
 	kept, dir := t.kept[rel], t.dirs[rel]
 	delete(t.kept, rel)
-	t.claimed[rel] = true
+	t.claimed[rel], t.files[rel] = true, true
 	if dir {
 		// A recycled directory where the new output has a file.
 		for d := range t.dirs {
@@ -182,6 +183,18 @@ func (t *stageTree) clear(rel string) error {
 		}
 	}
 	return t.mkdirAll(path.Dir(rel))
+}
+
+// fileList lists the files of the new output, sorted.
+func (t *stageTree) fileList() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	files := make([]string, 0, len(t.files))
+	for rel := range t.files {
+		files = append(files, rel)
+	}
+	slices.Sort(files)
+	return files
 }
 
 // sweep deletes the recycled files and directories that no step claimed.
@@ -211,9 +224,23 @@ func (t *stageTree) sweep() error {
 	return nil
 }
 
+// errAltered is a file of the current output that is not the one the last
+// build recorded: deleted, or changed since.
+var errAltered = errors.New("not as the last build left it")
+
 // linkPrevious puts the current output's file rel (a slash path) into the
-// staging directory: kept from the recycled tree, else hard-linked.
+// staging directory, provided it is as the last build left it, judging by
+// its size and time: a file deleted or altered since is made again.
 func (c *Context) linkPrevious(rel string) error {
+	if !c.previous.intact(c.Out, rel) {
+		return errAltered
+	}
+	return c.linkCurrent(rel)
+}
+
+// linkCurrent puts the current output's file rel into the staging
+// directory: kept from the recycled tree, else hard-linked.
+func (c *Context) linkCurrent(rel string) error {
 	if c.tree.keep(rel) {
 		return nil
 	}
@@ -227,7 +254,7 @@ func (c *Context) linkPrevious(rel string) error {
 // When the current output holds the same bytes at the same place, its file
 // is linked instead: creating a file costs more than reading one.
 func (c *Context) writeFile(rel string, data []byte) error {
-	if c.samePrevious(rel, data) && c.linkPrevious(rel) == nil {
+	if c.samePrevious(rel, data) && c.linkCurrent(rel) == nil {
 		return nil
 	}
 	if err := c.tree.clear(rel); err != nil {

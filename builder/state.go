@@ -4,14 +4,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
+	chart "helm.sh/helm/v4/pkg/chart/v2"
+
 	"github.com/catalogist/catalogist/chartrepo"
 	"github.com/catalogist/catalogist/lint"
-	chart "helm.sh/helm/v4/pkg/chart/v2"
 )
 
 // statePath is where the build state of an output is kept: beside it, not
@@ -43,7 +45,28 @@ type state struct {
 	IndexPage string `json:"indexPage,omitempty"`
 	// SiteKey hashes what every page depends on besides its chart.
 	SiteKey string `json:"siteKey,omitempty"`
-	byDir   map[string]*chartState
+	// Files are the output's files, by slash path, with their sizes and
+	// times once in place: a file reused from the output must still have
+	// them, else it was deleted or altered since and is made again.
+	Files map[string]outputFile `json:"files,omitempty"`
+	byDir map[string]*chartState
+}
+
+// outputFile is what a file of the output is recognised by.
+type outputFile struct {
+	Size  int64 `json:"size"`
+	MTime int64 `json:"mtime"`
+}
+
+// intact reports whether the output's file rel is as the last build left
+// it.
+func (s *state) intact(out, rel string) bool {
+	want, ok := s.Files[rel]
+	if !ok {
+		return false
+	}
+	info, err := os.Lstat(filepath.Join(out, filepath.FromSlash(rel)))
+	return err == nil && info.Mode().IsRegular() && info.Size() == want.Size && info.ModTime().UnixNano() == want.MTime
 }
 
 // trusts reports whether files are unchanged since the state was recorded,
@@ -109,7 +132,7 @@ func loadState(out string) *state {
 	if st.Output != dirID(out) {
 		// Another output: what the state says of the sources holds, what
 		// it says of the output does not.
-		st.IndexPage = ""
+		st.IndexPage, st.Files = "", nil
 		for _, cs := range st.Charts {
 			cs.File, cs.Digest, cs.PageKey, cs.Created = "", "", "", time.Time{}
 		}
@@ -145,8 +168,8 @@ func (c *Context) chartState(name string) *chartState {
 	return cs
 }
 
-// recordState encodes the state; publish writes it once the output is in
-// place.
+// recordState gathers the state; publish adds the output's files, and
+// verifyPublished writes it once it has checked the output in place.
 func recordState(c *Context) error {
 	for _, ch := range c.Charts {
 		cs := c.chartState(ch.Meta.Name)
@@ -162,7 +185,35 @@ func recordState(c *Context) error {
 	c.nextState().Written = time.Now().UnixNano()
 	// The staging directory becomes the output.
 	c.next.Output = dirID(c.Stage)
-	data, err := json.Marshal(c.next)
+	return nil
+}
+
+// encodeState records the staging directory's files, which are the
+// output's once it is exchanged with it, and encodes the state.
+func (c *Context) encodeState() error {
+	files := c.tree.fileList()
+	stamps := make([]outputFile, len(files))
+	errs := make([]error, len(files))
+	parallel(len(files), func(i int) {
+		info, err := os.Lstat(filepath.Join(c.Stage, filepath.FromSlash(files[i])))
+		switch {
+		case err != nil:
+			errs[i] = err
+		case !info.Mode().IsRegular():
+			errs[i] = fmt.Errorf("%s is not a regular file", files[i])
+		default:
+			stamps[i] = outputFile{Size: info.Size(), MTime: info.ModTime().UnixNano()}
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("staging directory: %w", err)
+	}
+	next := c.nextState()
+	next.Files = make(map[string]outputFile, len(files))
+	for i, rel := range files {
+		next.Files[rel] = stamps[i]
+	}
+	data, err := json.Marshal(next)
 	if err != nil {
 		return fmt.Errorf("encoding build state: %w", err)
 	}

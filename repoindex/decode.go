@@ -58,6 +58,8 @@ func within(err error, elem string) error {
 // values, the same fields accepted, case-insensitive keys included.
 type decoder struct {
 	t *tree
+	// lines, when not nil, receives the line of each chart version.
+	lines map[*repo.ChartVersion]int32
 }
 
 func (d *decoder) n(i int32) *node { return &d.t.nodes[i] }
@@ -418,6 +420,9 @@ func (d *decoder) chartVersions(i int32) (repo.ChartVersions, error) {
 			if cv, err = d.chartVersion(item); err != nil {
 				return nil, within(err, "["+strconv.Itoa(j)+"]")
 			}
+		}
+		if d.lines != nil && cv != nil {
+			d.lines[cv] = d.n(item).line
 		}
 		cvs = append(cvs, cv)
 	}

@@ -202,7 +202,7 @@ func (o *outline) read(name, chart string, want bool) (*repo.IndexFile, error) {
 			b.Write(o.src[p.start:p.end])
 		}
 	}
-	idx, err := read(b.String(), name)
+	idx, err := read(b.String(), name, nil)
 	if f := (*fault)(nil); errors.As(err, &f) && f.line > 0 {
 		f.line = o.line(pieces, int(f.line))
 	}

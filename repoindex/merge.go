@@ -1,6 +1,7 @@
 package repoindex
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -38,6 +39,63 @@ func normalDigest(d string) string {
 	return strings.TrimPrefix(d, "sha256:")
 }
 
+// DuplicateError is a published index listing a chart version twice:
+// clients get either package, and merging would have to pick one.
+type DuplicateError struct {
+	// File is the index's name, Lines the entries' lines (0 when unknown),
+	// in the order of Digests.
+	File           string
+	Chart, Version string
+	Digests        [2]string
+	Lines          [2]int
+}
+
+func (e *DuplicateError) Error() string {
+	where := "the published index"
+	if e.File != "" {
+		where = e.File
+	}
+	if e.Lines[0] > 0 && e.Lines[1] > 0 {
+		where = fmt.Sprintf("%s:%d and line %d", where, e.Lines[0], e.Lines[1])
+	}
+	digests := fmt.Sprintf("with digests %s and %s", showDigest(e.Digests[0]), showDigest(e.Digests[1]))
+	if normalDigest(e.Digests[0]) == normalDigest(e.Digests[1]) {
+		digests = "both with digest " + showDigest(e.Digests[0])
+	}
+	return fmt.Sprintf("%s: chart %q version %s is listed twice, %s; clients may get either package: remove the wrong entry from the published index and publish it again",
+		where, e.Chart, e.Version, digests)
+}
+
+// checkUnique refuses an index that lists a chart version twice, naming
+// the first entry listed again, in chart order, and the entry it repeats.
+// file names the index and lines gives its entries' lines, when known.
+func checkUnique(idx *repo.IndexFile, file string, lines map[*repo.ChartVersion]int32) error {
+	for _, name := range sortedNames(idx.Entries) {
+		cvs := idx.Entries[name]
+		if len(lines) > 0 {
+			// The index is sorted by version: by line, the error names
+			// the entries as they come.
+			cvs = slices.Clone(cvs)
+			slices.SortStableFunc(cvs, func(a, b *repo.ChartVersion) int { return cmp.Compare(lines[a], lines[b]) })
+		}
+		seen := make(map[string]*repo.ChartVersion, len(cvs))
+		for _, cv := range cvs {
+			if cv == nil || cv.Metadata == nil {
+				continue
+			}
+			v := cv.Version
+			first := seen[v]
+			if first == nil {
+				seen[v] = cv
+				continue
+			}
+			return &DuplicateError{File: file, Chart: name, Version: v,
+				Digests: [2]string{first.Digest, cv.Digest}, Lines: [2]int{int(lines[first]), int(lines[cv])}}
+		}
+	}
+	return nil
+}
+
 // Report of a merge.
 type Report struct {
 	Kept    int                  // versions present in both (published created and digest kept)
@@ -62,9 +120,13 @@ type Report struct {
 // result's versions (the inputs' latest Generated if it has none), never
 // the current time, so that merging the same inputs gives the same bytes.
 // A nil input is an empty index. Versions are matched by chart name and
-// exact version string; a version built twice is an error.
+// exact version string; a version built twice is an error, and a version
+// published twice a *DuplicateError (ReadPublished names its lines).
 func Merge(built, published *repo.IndexFile, prune bool) (*repo.IndexFile, *Report, error) {
 	built, published = orEmpty(built), orEmpty(published)
+	if err := checkUnique(published, "", nil); err != nil {
+		return nil, nil, err
+	}
 	pub := byVersion(published)
 	out := &repo.IndexFile{
 		ServerInfo:  cloneAnyMap(built.ServerInfo),

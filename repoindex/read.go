@@ -35,7 +35,23 @@ import (
 // apiVersion v1, and the result is nil-safe: Entries is never nil and
 // holds no nil version nor one without Metadata.
 func Read(data []byte, name string) (*repo.IndexFile, error) {
-	return read(string(data), name)
+	return read(string(data), name, nil)
+}
+
+// ReadPublished is Read for an index a build is about to merge and
+// republish: a chart version listed twice, which Helm reads without a word
+// and serves one of at random, is refused with a *DuplicateError naming
+// both entries, by line for YAML.
+func ReadPublished(data []byte, name string) (*repo.IndexFile, error) {
+	lines := map[*repo.ChartVersion]int32{}
+	idx, err := read(string(data), name, lines)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkUnique(idx, name, lines); err != nil {
+		return nil, err
+	}
+	return idx, nil
 }
 
 // Load reads the index file at path.
@@ -53,11 +69,13 @@ func Load(path string) (*repo.IndexFile, error) {
 	if _, err := io.Copy(&b, f); err != nil {
 		return nil, fmt.Errorf("load index: %w", err)
 	}
-	return read(b.String(), path)
+	return read(b.String(), path, nil)
 }
 
-func read(src, name string) (*repo.IndexFile, error) {
-	idx, apiLine, err := decode(src, name)
+// read parses src; lines, when not nil, receives the line of each chart
+// version that has one.
+func read(src, name string, lines map[*repo.ChartVersion]int32) (*repo.IndexFile, error) {
+	idx, apiLine, err := decode(src, name, lines)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +92,7 @@ func read(src, name string) (*repo.IndexFile, error) {
 
 // decode parses src into an index without Helm's post-processing, and
 // returns the line of apiVersion (0 if unknown).
-func decode(src, name string) (*repo.IndexFile, int32, error) {
+func decode(src, name string, lines map[*repo.ChartVersion]int32) (*repo.IndexFile, int32, error) {
 	trimmed := strings.TrimLeft(src, " \t\r\n")
 	if trimmed == "" {
 		return nil, 0, fmt.Errorf("%s: %w: write an index with \"apiVersion: v1\" and \"entries\"", name, repo.ErrEmptyIndexYaml)
@@ -85,20 +103,21 @@ func decode(src, name string) (*repo.IndexFile, int32, error) {
 			idx, err := decodeJSON(data, name)
 			return idx, 0, err
 		}
-		idx, line, err := decodeYAML(src, name)
+		idx, line, err := decodeYAML(src, name, lines)
 		if err != nil {
 			// Meant as JSON, surely: say what is wrong with it as JSON.
 			return nil, 0, jsonError(data, name, json.Unmarshal(data, new(any)))
 		}
 		return idx, line, nil
 	}
-	return decodeYAML(src, name)
+	return decodeYAML(src, name, lines)
 }
 
-func decodeYAML(src, name string) (*repo.IndexFile, int32, error) {
-	idx, apiLine, err := decodeTree(fastParse(src))
+func decodeYAML(src, name string, lines map[*repo.ChartVersion]int32) (*repo.IndexFile, int32, error) {
+	idx, apiLine, err := decodeLines(lines)(fastParse(src))
 	if unusual := (*unusualError)(nil); errors.As(err, &unusual) {
-		idx, apiLine, err = decodeTree(generalParse([]byte(src)))
+		clear(lines)
+		idx, apiLine, err = decodeLines(lines)(generalParse([]byte(src)))
 		var f *fault
 		if errors.As(err, &f) && f.syntax && unusual.line > int(f.line) {
 			f.line = int32(unusual.line)
@@ -109,6 +128,7 @@ func decodeYAML(src, name string) (*repo.IndexFile, int32, error) {
 		// ours refuses, such as text after a flow mapping that holds the
 		// whole document: what Helm accepts, read as Helm reads it.
 		if helmIdx := new(repo.IndexFile); sigsyaml.UnmarshalStrict([]byte(src), helmIdx) == nil {
+			clear(lines)
 			return helmIdx, 0, nil
 		}
 	}
@@ -120,14 +140,22 @@ func decodeYAML(src, name string) (*repo.IndexFile, int32, error) {
 
 // decodeTree decodes the tree a parser made.
 func decodeTree(t *tree, root int32, err error) (*repo.IndexFile, int32, error) {
-	if err != nil {
-		return nil, 0, err
+	return decodeLines(nil)(t, root, err)
+}
+
+// decodeLines is decodeTree recording the line of each chart version in
+// lines, when not nil.
+func decodeLines(lines map[*repo.ChartVersion]int32) func(*tree, int32, error) (*repo.IndexFile, int32, error) {
+	return func(t *tree, root int32, err error) (*repo.IndexFile, int32, error) {
+		if err != nil {
+			return nil, 0, err
+		}
+		d := decoder{t: t, lines: lines}
+		if d.isNull(root) {
+			return nil, 0, fmt.Errorf("%w: write an index with \"apiVersion: v1\" and \"entries\"", repo.ErrEmptyIndexYaml)
+		}
+		return d.index(root)
 	}
-	d := decoder{t: t}
-	if d.isNull(root) {
-		return nil, 0, fmt.Errorf("%w: write an index with \"apiVersion: v1\" and \"entries\"", repo.ErrEmptyIndexYaml)
-	}
-	return d.index(root)
 }
 
 // located sets the file name of a fault.

@@ -32,7 +32,14 @@ repackaged.
 With --merge, the published index (a file, a directory or a URL) is merged:
 published versions keep their date, a published version whose package
 changed is refused, and published versions no longer in the sources are
-kept (their packages carried into the output) unless --prune.
+kept (their packages carried into the output) unless --prune. An index that
+cannot be fetched (a server error, no answer) fails the build, and so does
+a missing one unless --merge-optional, for the first publication.
+
+One build at a time writes into an output: a second one waits for the
+first to finish (--no-wait: fails instead). A build succeeds only once it
+has checked the output in place: every file there, every package with the
+index's digest.
 
 Each chart page lists the options of the form the platform shows, from the
 schema as the platform's API serves it: --platform names the platform and
@@ -40,8 +47,9 @@ schema as the platform's API serves it: --platform names the platform and
 properties marked with overwriteSchemaWith (default: platform and
 schemaRegistry in catalog.yaml).
 
-Exit status: 0 on success, 1 when lint or the merge refuses the build,
-2 for usage or input errors.`,
+Exit status: 0 on success, 1 when lint or the merge refuses the build
+(a published version changed, or listed twice), 2 for usage, input or
+output errors, another build running with --no-wait included.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Catalog = "."
@@ -59,6 +67,8 @@ Exit status: 0 on success, 1 when lint or the merge refuses the build,
 	fl.StringVar(&opt.BaseURL, "base-url", "", "absolute URL the repository is published at: makes package URLs absolute (default: catalog.yaml baseURL, else relative URLs)")
 	fl.StringVar(&opt.Merge, "merge", "", "currently published index to merge: index.yaml file, directory or URL")
 	fl.BoolVar(&opt.Prune, "prune", false, "with --merge, drop published versions that are no longer in the sources")
+	fl.BoolVar(&opt.MergeOptional, "merge-optional", false, "with --merge, take a missing published index (404 or 410, no such file) as empty: the first publication")
+	fl.BoolVar(&opt.NoWait, "no-wait", false, "fail rather than wait when another build into --out is running")
 	fl.StringVar(&opt.RegionFile, "region", "", "region file whose bounds lint checks and the pages show")
 	fl.StringVar(&opt.RegionID, "region-id", "", "region to pick from a regions.json with several regions")
 	fl.StringVar(&opt.Templates, "templates", "", "directory of templates overriding the embedded ones by file name")
@@ -84,6 +94,9 @@ func runBuild(stdout, stderr io.Writer, opt builder.Options, verbose bool) error
 	if opt.Prune && opt.Merge == "" {
 		return usageError(errors.New("--prune needs --merge: there is no published index to prune"))
 	}
+	if opt.MergeOptional && opt.Merge == "" {
+		return usageError(errors.New("--merge-optional needs --merge: it says the published index may not exist yet"))
+	}
 	// The registry directories are read once, by the build; the other schema
 	// settings are checked as lint checks them, before anything starts.
 	if _, err := schemaOverrides(opt.ExtensionKey, opt.Platform, nil); err != nil {
@@ -94,7 +107,8 @@ func runBuild(stdout, stderr io.Writer, opt builder.Options, verbose bool) error
 	if err != nil {
 		var le *builder.ErrLint
 		var ce *repoindex.ConflictError
-		if errors.As(err, &le) || errors.As(err, &ce) {
+		var de *repoindex.DuplicateError
+		if errors.As(err, &le) || errors.As(err, &ce) || errors.As(err, &de) {
 			return &exitError{code: 1, err: err}
 		}
 		return usageError(err)

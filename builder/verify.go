@@ -1,0 +1,135 @@
+package builder
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/catalogist/catalogist/chartrepo"
+)
+
+// A build exits successfully only once it has checked the output it put in
+// place: every file it staged is there with the size and time it had, the
+// index is the one written, and every package the index names relatively
+// has the index's digest. The digests are those of the staged files, which
+// the size and time check then proves to be the published ones: computed
+// when a package is made or carried, and, for a package reused from the
+// previous output, while the build goes on, so that checking costs an
+// incremental build no hashing at the end.
+
+// stagedDigest is the sha256 of a staged package, ready once done is
+// closed.
+type stagedDigest struct {
+	done   chan struct{}
+	digest string
+}
+
+// stagedPackage records the digest of a package staged at rel.
+func (c *Context) stagedPackage(rel, digest string) {
+	d := &stagedDigest{done: make(chan struct{}), digest: digest}
+	close(d.done)
+	c.digests.Store(rel, d)
+}
+
+// hashStaged computes, alongside the build, the digest of a package staged
+// at rel.
+func (c *Context) hashStaged(rel string) {
+	d := &stagedDigest{done: make(chan struct{})}
+	c.digests.Store(rel, d)
+	p := filepath.Join(c.Stage, filepath.FromSlash(rel))
+	c.hashWG.Add(1)
+	go func() {
+		defer c.hashWG.Done()
+		defer close(d.done)
+		c.packSem <- struct{}{}
+		defer func() { <-c.packSem }()
+		d.digest = chartrepo.FileDigest(p)
+	}()
+}
+
+// verifyPublished checks the output publish put in place, and then records
+// the build's state.
+func verifyPublished(c *Context) error {
+	out, err := filepath.Abs(c.Out)
+	if err != nil {
+		return err
+	}
+	if err := c.verifyOutput(out); err != nil {
+		// What the state would say of this output is not so: the next
+		// build starts cold.
+		os.Remove(statePath(c.Out))
+		return fmt.Errorf("the output %s is in place but is not what this build assembled: %w; did another program change it? Build again", c.Out, err)
+	}
+	c.writeState()
+	return nil
+}
+
+// verifyOutput checks the output once it is in place.
+func (c *Context) verifyOutput(out string) error {
+	files := c.tree.fileList()
+	errs := make([]error, len(files))
+	parallel(len(files), func(i int) {
+		rel := files[i]
+		want := c.next.Files[rel]
+		info, err := os.Lstat(filepath.Join(out, filepath.FromSlash(rel)))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			errs[i] = fmt.Errorf("%s is missing", rel)
+		case err != nil:
+			errs[i] = err
+		case !info.Mode().IsRegular() || info.Size() != want.Size || info.ModTime().UnixNano() != want.MTime:
+			errs[i] = fmt.Errorf("%s was replaced", rel)
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(filepath.Join(out, IndexFile))
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(data, c.indexData) {
+		return fmt.Errorf("%s differs from the one written", IndexFile)
+	}
+	type pkg struct{ rel, digest, what string }
+	var pkgs []pkg
+	for _, name := range slices.Sorted(maps.Keys(c.Index.Entries)) {
+		for _, cv := range c.Index.Entries[name] {
+			if len(cv.URLs) == 0 {
+				return fmt.Errorf("%s %s has no URL", cv.Name, cv.Version)
+			}
+			rel, ok, err := relativeURL(cv.URLs[0])
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", cv.Name, cv.Version, err)
+			}
+			if ok {
+				pkgs = append(pkgs, pkg{rel, cv.Digest, cv.Name + " " + cv.Version})
+			}
+		}
+	}
+	errs = make([]error, len(pkgs))
+	parallel(len(pkgs), func(i int) {
+		p := pkgs[i]
+		if _, staged := c.next.Files[p.rel]; !staged {
+			errs[i] = fmt.Errorf("the package of %s, %s, is not in the output", p.what, p.rel)
+			return
+		}
+		digest := ""
+		if v, ok := c.digests.Load(p.rel); ok {
+			d := v.(*stagedDigest)
+			<-d.done
+			digest = d.digest
+		} else {
+			digest = chartrepo.FileDigest(filepath.Join(out, filepath.FromSlash(p.rel)))
+		}
+		if p.digest != "" && !chartrepo.SameDigest(digest, p.digest) {
+			errs[i] = fmt.Errorf("the package of %s, %s, does not have the index's digest %s", p.what, p.rel, p.digest)
+		}
+	})
+	return errors.Join(errs...)
+}
