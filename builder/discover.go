@@ -6,16 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 
-	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
+	chart "helm.sh/helm/v4/pkg/chart/v2"
+	"sigs.k8s.io/yaml"
 
 	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/lint"
 )
 
 // formatVersion changes whenever packaging changes the bytes it produces,
@@ -47,8 +49,11 @@ func discover(c *Context) error {
 	if c.RepoURL == "" && cat.Config != nil {
 		c.RepoURL = strings.TrimRight(cat.Config.BaseURL, "/")
 	}
-	charts, err := c.scanCharts(cat.Charts)
+	charts, escapes, err := c.scanCharts(cat.Charts)
 	if err != nil {
+		return err
+	}
+	if err := c.refuseEscapes(cat.Charts, escapes); err != nil {
 		return err
 	}
 	c.byName = map[string]*Chart{}
@@ -89,9 +94,12 @@ func chartHash(ownHash string, deps []*Chart) string {
 // scanCharts reads every chart's Chart.yaml and hashes its files, on every
 // core. A chart whose files all have the size and modification time the
 // last build recorded keeps the recorded hash and metadata without being
-// read, as git trusts its index.
-func (c *Context) scanCharts(srcs []*catalog.Chart) ([]*Chart, error) {
+// read, as git trusts its index. A chart with symbolic links leading
+// outside the catalog repository is not read at all: its links are
+// returned, by chart.
+func (c *Context) scanCharts(srcs []*catalog.Chart) ([]*Chart, [][]*catalog.EscapeError, error) {
 	charts := make([]*Chart, len(srcs))
+	escapes := make([][]*catalog.EscapeError, len(srcs))
 	errs := make([]error, len(srcs))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -101,40 +109,68 @@ func (c *Context) scanCharts(srcs []*catalog.Chart) ([]*Chart, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			charts[i], errs[i] = c.scanChart(src)
+			charts[i], escapes[i], errs[i] = c.scanChart(src)
 		}()
 	}
 	wg.Wait()
-	return charts, errors.Join(errs...)
+	return charts, escapes, errors.Join(errs...)
 }
 
-func (c *Context) scanChart(src *catalog.Chart) (*Chart, error) {
-	if src.ChartFile == "" {
-		return nil, fmt.Errorf("%s: no Chart.yaml", src.Dir)
-	}
+func (c *Context) scanChart(src *catalog.Chart) (*Chart, []*catalog.EscapeError, error) {
 	ch := &Chart{Src: src}
-	stamps, err := fileStamps(src.Dir)
-	if err != nil {
-		return nil, err
+	stamps, escapes, err := fileStamps(src)
+	if err != nil || len(escapes) > 0 {
+		// Nothing of the chart is read: Helm's loader would follow the
+		// links.
+		return nil, escapes, err
+	}
+	if src.ChartFile == "" {
+		return nil, nil, fmt.Errorf("%s: no Chart.yaml", src.Dir)
 	}
 	ch.stamps, ch.stampsSum = stamps, stampsSum(stamps)
 	if prev := c.previous.byDir[src.Dir]; prev != nil && prev.Meta != nil && c.previous.trusts(prev.Stamps, stamps, ch.stampsSum) {
 		ch.Meta, ch.ownHash = prev.Meta, prev.OwnHash
-		return ch, nil
+		return ch, nil, nil
 	}
-	md, err := chartutil.LoadChartfile(src.ChartFile)
+	md, err := loadChartfile(src.ChartFile)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", src.ChartFile, err)
+		return nil, nil, err
 	}
 	if md.Name != src.Name {
-		return nil, fmt.Errorf("%s: chart name %q differs from its directory %q: rename one of them", src.ChartFile, md.Name, src.Name)
+		return nil, nil, fmt.Errorf("%s: chart name %q differs from its directory %q: rename one of them", src.ChartFile, md.Name, src.Name)
 	}
 	ch.Meta = md
-	if ch.ownHash, err = filesHash(src.Dir, stamps); err != nil {
-		return nil, err
+	if ch.ownHash, err = filesHash(stamps); err != nil {
+		return nil, nil, err
 	}
 	c.packageEarly(ch)
-	return ch, nil
+	return ch, nil, nil
+}
+
+// loadChartfile reads a Chart.yaml as Helm does, after checking it against
+// the limits every YAML file is read within: Helm's reader stops an alias
+// bomb without saying where it is.
+func loadChartfile(file string) (*chart.Metadata, error) {
+	info, err := os.Stat(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading Chart.yaml: %w", err)
+	}
+	if info.Size() > doc.MaxBytes {
+		return nil, fmt.Errorf("%s: file is %d bytes, more than the %d bytes accepted; is it the right file?", file, info.Size(), doc.MaxBytes)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading Chart.yaml: %w", err)
+	}
+	var de *doc.Error
+	if _, err := doc.ParseYAML(data); errors.As(err, &de) && de.Limit {
+		return nil, fmt.Errorf("%s:%d:%d: %s", file, de.Pos.Line, de.Pos.Col, de.Msg)
+	}
+	md := new(chart.Metadata)
+	if err := yaml.Unmarshal(data, md); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return md, nil
 }
 
 // fileStamp is what a file's content is presumed unchanged by.
@@ -142,39 +178,66 @@ type fileStamp struct {
 	Path  string `json:"path"`
 	Size  int64  `json:"size"`
 	MTime int64  `json:"mtime"`
+	// file is the file to read: the target of the links leading to it.
+	file string
 }
 
-// fileStamps lists a chart directory's regular files in lexical order.
-func fileStamps(dir string) ([]fileStamp, error) {
-	var stamps []fileStamp
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		stamps = append(stamps, fileStamp{Path: filepath.ToSlash(rel), Size: info.Size(), MTime: info.ModTime().UnixNano()})
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", dir, err)
+// fileStamps lists a chart's regular files in lexical order, as Helm's
+// loader reads them: through the symbolic links that stay inside the
+// catalog repository, stamped with their targets' sizes and times, so that
+// editing a shared file changes every chart linking to it. A file reached
+// through links has a second stamp, the links' time, which changes when a
+// link is pointed elsewhere. The links that leave the repository are
+// returned apart.
+func fileStamps(src *catalog.Chart) ([]fileStamp, []*catalog.EscapeError, error) {
+	files, escapes, err := src.Catalog.ChartFiles(src.Dir)
+	if err != nil || len(escapes) > 0 {
+		return nil, escapes, err
 	}
-	return stamps, nil
+	stamps := make([]fileStamp, 0, len(files))
+	for _, f := range files {
+		stamps = append(stamps, fileStamp{Path: f.Rel, Size: f.Size, MTime: f.ModTime, file: f.Path})
+		if f.LinkTime != 0 {
+			stamps = append(stamps, fileStamp{Path: f.Rel + "\x00link", MTime: f.LinkTime})
+		}
+	}
+	return stamps, nil, nil
 }
 
 // filesHash hashes the names and contents of a chart's files.
-func filesHash(dir string, stamps []fileStamp) (string, error) {
+func filesHash(stamps []fileStamp) (string, error) {
 	h := sha256.New()
 	for _, st := range stamps {
+		if st.file == "" {
+			// A link's stamp: what it leads to is hashed under its name.
+			continue
+		}
 		fmt.Fprintf(h, "%s\x00", st.Path)
-		if err := hashFile(h, filepath.Join(dir, filepath.FromSlash(st.Path))); err != nil {
+		if err := hashFile(h, st.file); err != nil {
 			return "", err
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// refuseEscapes stops the build, before any chart is packaged, when a
+// chart has symbolic links leading outside the catalog repository: the
+// report is lint's (rule symlink-outside), so that build and lint say the
+// same.
+func (c *Context) refuseEscapes(srcs []*catalog.Chart, escapes [][]*catalog.EscapeError) error {
+	var found []lint.Finding
+	for i, src := range srcs {
+		found = append(found, lint.EscapeFindings(src, escapes[i])...)
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	lint.Sort(found)
+	res := &lint.Result{Findings: found, Charts: len(srcs)}
+	if err := lint.Write(c.Log, res, c.lintFormat()); err != nil {
+		return err
+	}
+	return &ErrLint{Errors: len(found)}
 }
 
 // localDependency returns the catalog chart a dependency designates, when

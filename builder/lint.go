@@ -116,10 +116,22 @@ func (c *Context) lintKey() (string, error) {
 		}
 		fmt.Fprintf(h, "%s\x00", c.RegionID)
 	}
-	// The icons directory decides the chart-icon rule.
+	// The icons directory decides the chart-icon and symlink-outside
+	// rules: an icon edited to hold a script, or replaced by a link out of
+	// the catalog, must be linted again.
 	if entries, err := os.ReadDir(c.Catalog.IconsDir()); err == nil {
 		for _, e := range entries {
 			fmt.Fprintf(h, "%s\x00", e.Name())
+			p := filepath.Join(c.Catalog.IconsDir(), e.Name())
+			if info, err := os.Lstat(p); err == nil {
+				fmt.Fprintf(h, "%v\x00%d\x00%d\x00", info.Mode(), info.Size(), info.ModTime().UnixNano())
+			}
+			if target, err := os.Readlink(p); err == nil {
+				fmt.Fprintf(h, "%s\x00", target)
+				if info, err := os.Stat(p); err == nil {
+					fmt.Fprintf(h, "%d\x00%d\x00", info.Size(), info.ModTime().UnixNano())
+				}
+			}
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil

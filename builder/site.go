@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -288,7 +289,18 @@ func readPages(c *Context) error {
 func (c *Context) readPage(ch *Chart) *pageSources {
 	p := &pageSources{changes: changes(ch.Meta)}
 	for _, name := range []string{"README.md", "readme.md", "README"} {
-		if data, err := os.ReadFile(filepath.Join(ch.Src.Dir, name)); err == nil {
+		// Discovery refused the charts with links leading out; checked
+		// again where the page reads it, as for every file a page shows.
+		file, err := c.Catalog.Contain(filepath.Join(ch.Src.Dir, name))
+		if err != nil {
+			var esc *catalog.EscapeError
+			if errors.As(err, &esc) {
+				p.err = esc
+				return p
+			}
+			continue
+		}
+		if data, err := os.ReadFile(file); err == nil {
 			p.readme = data
 			break
 		}
@@ -299,6 +311,10 @@ func (c *Context) readPage(ch *Chart) *pageSources {
 	}
 	env, err := c.env()
 	if err != nil {
+		p.err = err
+		return p
+	}
+	if _, err := c.Catalog.Contain(ch.Src.SchemaFile); err != nil {
 		p.err = err
 		return p
 	}
@@ -313,7 +329,12 @@ func (c *Context) readPage(ch *Chart) *pageSources {
 		if ch.Src.ValuesFile == "" {
 			return nil
 		}
-		data, err := os.ReadFile(ch.Src.ValuesFile)
+		file, err := c.Catalog.Contain(ch.Src.ValuesFile)
+		if err != nil {
+			readErr = err
+			return nil
+		}
+		data, err := os.ReadFile(file)
 		if err != nil {
 			readErr = fmt.Errorf("reading values: %w", err)
 			return nil

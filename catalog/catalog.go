@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/region"
@@ -46,6 +47,8 @@ type Catalog struct {
 	Dir    string
 	Config *Config
 	Charts []*Chart
+	// root is Root's answer, "" when not worked out yet.
+	root string
 }
 
 // IconsDir returns the catalog's icons directory.
@@ -102,7 +105,11 @@ func Discover(path string) (*Catalog, error) {
 		cat.Charts = []*Chart{ch}
 		return cat, nil
 	}
-	if exists(filepath.Join(path, "Chart.yaml")) {
+	isChart, err := hasChartFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if isChart {
 		cat, err := enclosingCatalog(path)
 		if err != nil {
 			return nil, err
@@ -110,18 +117,17 @@ func Discover(path string) (*Catalog, error) {
 		cat.Charts = []*Chart{newChart(path, cat)}
 		return cat, nil
 	}
-	cat := &Catalog{Dir: path}
+	cat := newCatalog(path)
 	if err := cat.readConfig(); err != nil {
 		return nil, err
 	}
-	for _, pattern := range []string{"charts/*/Chart.yaml", "*/Chart.yaml"} {
-		matches, err := filepath.Glob(filepath.Join(path, pattern))
+	for _, dir := range []string{filepath.Join(path, "charts"), path} {
+		dirs, err := chartDirs(dir)
 		if err != nil {
-			return nil, fmt.Errorf("listing charts in %s: %w", path, err)
+			return nil, err
 		}
-		sort.Strings(matches)
-		for _, m := range matches {
-			cat.Charts = append(cat.Charts, newChart(filepath.Dir(m), cat))
+		for _, d := range dirs {
+			cat.Charts = append(cat.Charts, newChart(d, cat))
 		}
 		if len(cat.Charts) > 0 {
 			break
@@ -131,6 +137,51 @@ func Discover(path string) (*Catalog, error) {
 		return nil, fmt.Errorf("%s: %w", path, ErrNoCharts)
 	}
 	return cat, nil
+}
+
+// hasChartFile reports whether dir holds a Chart.yaml. A directory that
+// cannot be searched is an error, not a directory without charts: saying
+// "no chart found" would hide the cause.
+func hasChartFile(dir string) (bool, error) {
+	_, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return false, nil
+	}
+	return false, fmt.Errorf("reading chart directory %s: %w: make it readable and searchable (chmod u+rx)", dir, err)
+}
+
+// chartDirs lists the chart directories (those holding a Chart.yaml) of
+// dir, in lexical order; a missing dir holds none.
+func chartDirs(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing charts: %w: make %s readable and searchable (chmod u+rx)", err, dir)
+	}
+	var out []string
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		if info, err := os.Stat(p); err != nil || !info.IsDir() {
+			// A file, or a link leading nowhere: no chart, as before.
+			if err == nil || errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return nil, fmt.Errorf("listing charts: %w: make %s readable and searchable (chmod u+rx)", err, dir)
+		}
+		ok, err := hasChartFile(p)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // enclosingCatalog returns the catalog a chart directory belongs to: the
@@ -144,7 +195,7 @@ func enclosingCatalog(chartDir string) (*Catalog, error) {
 	parent := filepath.Dir(abs)
 	for _, d := range []string{parent, filepath.Dir(parent)} {
 		if exists(filepath.Join(d, ConfigFile)) {
-			cat := &Catalog{Dir: relTo(chartDir, abs, d)}
+			cat := newCatalog(relTo(chartDir, abs, d))
 			return cat, cat.readConfig()
 		}
 	}
@@ -152,7 +203,15 @@ func enclosingCatalog(chartDir string) (*Catalog, error) {
 	if filepath.Base(parent) == "charts" {
 		dir = filepath.Dir(dir)
 	}
-	return &Catalog{Dir: dir}, nil
+	return newCatalog(dir), nil
+}
+
+// newCatalog makes the catalog of dir, its root resolved once: every file a
+// build reads is checked against it, from many goroutines.
+func newCatalog(dir string) *Catalog {
+	c := &Catalog{Dir: dir}
+	c.root, _ = c.Root()
+	return c
 }
 
 // relTo expresses dir in the same relative-or-absolute form as chartDir.
@@ -202,6 +261,9 @@ func (c *Catalog) readConfig() error {
 		return fmt.Errorf("%s:%w", p, err)
 	}
 	cfg.File = p
+	if err := c.checkIconsDir(cfg); err != nil {
+		return fmt.Errorf("%s:%w", p, err)
+	}
 	for i, d := range cfg.SchemaRegistry {
 		if !filepath.IsAbs(d) {
 			cfg.SchemaRegistry[i] = filepath.Join(c.Dir, filepath.FromSlash(d))
@@ -285,4 +347,21 @@ func ParseConfig(data []byte) (*Config, error) {
 		return nil, &doc.Error{Pos: root.Get("extensionKey").Pos, Msg: fmt.Sprintf("extensionKey %q must start with x-", cfg.ExtensionKey)}
 	}
 	return cfg, nil
+}
+
+// checkIconsDir refuses an iconsDir that leads outside the catalog
+// repository: the site publishes the icons it holds.
+func (c *Catalog) checkIconsDir(cfg *Config) error {
+	if cfg.IconsDir == "" {
+		return nil
+	}
+	// As IconsDir reads it: relative to the catalog, even with a leading /.
+	_, err := c.Contain(filepath.Join(c.Dir, cfg.IconsDir))
+	var esc *EscapeError
+	if !errors.As(err, &esc) {
+		// A missing directory only means no icons; the icons themselves
+		// are checked when read.
+		return nil
+	}
+	return &doc.Error{Pos: cfg.Root.Get("iconsDir").Pos, Msg: fmt.Sprintf("iconsDir %q: %s", cfg.IconsDir, esc.Problem())}
 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -23,6 +24,9 @@ const (
 	IconNoFile
 	// IconNotHTTPS: any other scheme.
 	IconNotHTTPS
+	// IconOutside: a file (or the path to it) leads outside the catalog
+	// repository; Escape says how.
+	IconOutside
 )
 
 // Icon is where a chart's icon comes from: a file of the catalog or an https
@@ -30,6 +34,8 @@ const (
 type Icon struct {
 	File, URL string
 	Problem   IconProblem
+	// Escape is why the icon is refused, with IconOutside.
+	Escape *EscapeError
 }
 
 // ResolveIcon finds the icon of a chart from Chart.yaml's icon value: an
@@ -39,12 +45,11 @@ type Icon struct {
 func (c *Catalog) ResolveIcon(chartName, icon string) Icon {
 	icons := c.IconsDir()
 	if icon == "" {
+		var paths []string
 		for _, ext := range IconExtensions {
-			if p := filepath.Join(icons, chartName+ext); isFile(p) {
-				return Icon{File: p}
-			}
+			paths = append(paths, filepath.Join(icons, chartName+ext))
 		}
-		return Icon{Problem: IconMissing}
+		return c.iconFile(paths, IconMissing)
 	}
 	u, err := url.Parse(icon)
 	switch {
@@ -54,14 +59,31 @@ func (c *Catalog) ResolveIcon(chartName, icon string) Icon {
 		return Icon{Problem: IconHTTP}
 	case err == nil && u.Scheme == "" && u.Host == "" && !strings.HasPrefix(icon, "/"):
 		rel := filepath.FromSlash(icon)
-		for _, p := range []string{filepath.Join(c.Dir, rel), filepath.Join(icons, rel)} {
-			if isFile(p) {
-				return Icon{File: p}
-			}
-		}
-		return Icon{Problem: IconNoFile}
+		return c.iconFile([]string{filepath.Join(c.Dir, rel), filepath.Join(icons, rel)}, IconNoFile)
 	}
 	return Icon{Problem: IconNotHTTPS}
+}
+
+// iconFile returns the first of paths that is a file inside the catalog
+// repository. None is a problem: IconOutside when one of them leads
+// outside it (never read, so that no page shows a file from elsewhere),
+// else missing.
+func (c *Catalog) iconFile(paths []string, missing IconProblem) Icon {
+	var escape *EscapeError
+	for _, p := range paths {
+		resolved, err := c.Contain(p)
+		if err == nil && isFile(resolved) {
+			return Icon{File: p}
+		}
+		var esc *EscapeError
+		if escape == nil && errors.As(err, &esc) {
+			escape = esc
+		}
+	}
+	if escape != nil {
+		return Icon{Problem: IconOutside, Escape: escape}
+	}
+	return Icon{Problem: missing}
 }
 
 func isFile(p string) bool {

@@ -39,6 +39,9 @@ func newFilter(file string, cfg *catalog.LintConfig) (*filter, error) {
 		if err := checkRuleName(file, rl.Node.KeyPos, "lint.rules", rl.Rule); err != nil {
 			return nil, err
 		}
+		if Lookup(rl.Rule).Locked && rl.Level != catalog.LevelError {
+			return nil, fmt.Errorf("%s:%d:%d: rule %s cannot be set to %s: build refuses what it reports whatever lint says, so that no file from outside the catalog is published; remove the setting and fix the findings", file, rl.Node.Pos.Line, rl.Node.Pos.Col, rl.Rule, rl.Level)
+		}
 		f.levels[rl.Rule] = rl.Level
 	}
 	for _, ig := range cfg.Ignore {
@@ -47,6 +50,9 @@ func newFilter(file string, cfg *catalog.LintConfig) (*filter, error) {
 		}
 		if err := checkRuleName(file, ig.RuleNode.Pos, "lint.ignore", ig.Rule); err != nil {
 			return nil, err
+		}
+		if Lookup(ig.Rule).Locked {
+			return nil, fmt.Errorf("%s:%d:%d: the findings of rule %s cannot be ignored: build refuses them whatever lint says, so that no file from outside the catalog is published; remove the entry and fix the findings", file, ig.RuleNode.Pos.Line, ig.RuleNode.Pos.Col, ig.Rule)
 		}
 	}
 	return f, nil
@@ -83,6 +89,10 @@ func (f *filter) apply(fs []Finding) []Finding {
 	}
 	out := fs[:0]
 	for _, x := range fs {
+		if r := Lookup(x.Rule); r != nil && r.Locked {
+			out = append(out, x)
+			continue
+		}
 		lv, set := f.levels[x.Rule]
 		if lv == catalog.LevelOff || f.ignored(x) {
 			continue

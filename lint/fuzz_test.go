@@ -3,6 +3,7 @@ package lint
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/catalogist/catalogist/catalog"
@@ -89,6 +90,56 @@ func FuzzRules(f *testing.F) {
 		res, err := Run([]*catalog.Catalog{cat}, Options{Overrides: ov, Rules: ours})
 		if err != nil {
 			return // a file beyond the limits is refused, not linted
+		}
+		for _, fd := range res.Findings {
+			if fd.File == "" || fd.Line < 1 || fd.Column < 1 || fd.Message == "" {
+				t.Fatalf("finding without a place or a message: %+v", fd)
+			}
+		}
+	})
+}
+
+// FuzzChartYAML lints a chart with an arbitrary Chart.yaml: no panic; a
+// file refused outright (beyond the limits, such as an alias bomb) is named
+// with its line and column, and every finding has a place and a message.
+func FuzzChartYAML(f *testing.F) {
+	seeds, _ := filepath.Glob("../testdata/rules/chart-*/bad/charts/*/Chart.yaml")
+	for _, s := range seeds {
+		if data, err := os.ReadFile(s); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n"))
+	f.Add([]byte("apiVersion: v2\nname: c\nversion: 1.0.0\nicon: ../../../../x.png\n"))
+	dir := f.TempDir()
+	chart := filepath.Join(dir, "charts", "c")
+	if err := os.MkdirAll(chart, 0o755); err != nil {
+		f.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(chart, "values.schema.json"), []byte(`{"type":"object","properties":{"a":{"type":"string","default":"x"}}}`), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	var perChart []*Rule
+	for _, r := range All {
+		if r.Scope == PerChart {
+			perChart = append(perChart, r)
+		}
+	}
+	file := filepath.Join(chart, "Chart.yaml")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cat, err := catalog.Discover(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run([]*catalog.Catalog{cat}, Options{Rules: perChart})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), file) {
+				t.Fatalf("refusal not naming %s: %v", file, err)
+			}
+			return
 		}
 		for _, fd := range res.Findings {
 			if fd.File == "" || fd.Line < 1 || fd.Column < 1 || fd.Message == "" {

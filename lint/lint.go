@@ -58,6 +58,11 @@ type Rule struct {
 	// Launchable is true for a rule that only concerns charts a user can
 	// launch (the form, the values, the icon): it skips library charts.
 	Launchable bool
+	// Locked is true for a rule that guards what a build publishes:
+	// catalog.yaml cannot turn it off, lower it or ignore its findings,
+	// nor can a baseline hold them back, since the build refuses them
+	// whatever lint says.
+	Locked bool
 }
 
 // Scope of a rule.
@@ -154,6 +159,9 @@ type Pass struct {
 	findings *[]Finding
 	mu       *sync.Mutex
 	state    *passState
+	// escapes are the chart's paths that lead outside the catalog
+	// repository: with any, no other file of the chart is read.
+	escapes []*catalog.EscapeError
 }
 
 // passState is shared by the copies of a pass that each rule receives.
@@ -299,6 +307,9 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 					if r.Scope == PerChart && p.Chart.OnlySchema && r.Name != RuleJSON.Name {
 						continue
 					}
+					if len(p.escapes) > 0 && r != RuleSymlinkOutside {
+						continue
+					}
 					if r.Launchable && p.library() {
 						continue
 					}
@@ -370,6 +381,26 @@ func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, env catalogEn
 	// Forms are computed for a typical user: with what every deployment's
 	// context holds, and nothing a deployment may leave out.
 	p.Context = schema.CatalogContext(launchcontext.Sample(), opt.Region, cat)
+	if !ch.OnlySchema {
+		_, escapes, err := cat.ChartFiles(ch.Dir)
+		if err != nil {
+			return nil, err
+		}
+		if p.escapes = escapes; len(escapes) > 0 {
+			return p, nil
+		}
+	}
+	if ch.ChartFile != "" {
+		// A Chart.yaml that cannot be read, or only beyond the limits (an
+		// alias bomb), is refused outright as the other files are.
+		p.state.chartOnce.Do(func() { p.state.chartDoc, p.state.chartErr = readChartDoc(ch.ChartFile) })
+		var de *doc.Error
+		if err := p.state.chartErr; err != nil && !errors.As(err, &de) {
+			return nil, err
+		} else if de != nil && de.Limit {
+			return nil, fmt.Errorf("%s:%d:%d: %s", ch.ChartFile, de.Pos.Line, de.Pos.Col, de.Msg)
+		}
+	}
 	if ch.ValuesFile != "" {
 		data, err := readFile(ch.ValuesFile)
 		if err != nil {

@@ -40,7 +40,7 @@ func readChartDoc(file string) (*doc.Node, error) {
 	root, err := doc.ParseYAML(data)
 	if err != nil {
 		var de *doc.Error
-		if errors.As(err, &de) {
+		if errors.As(err, &de) && !de.Limit {
 			return nil, &doc.Error{Pos: de.Pos, Msg: "Chart.yaml is not valid YAML: " + de.Msg}
 		}
 		return nil, err
@@ -249,7 +249,7 @@ var All = []*Rule{
 	RuleSliderFields, RuleSliderText, RuleSliderRange, RuleSliderDefault, RuleSliderGrid, RuleSliderExtremity, RuleSliderPair,
 	RuleHiddenPath, RuleHiddenValue, RuleHiddenNever,
 	RuleRegionDefault, RuleRegionFallback, RuleRegionFile,
-	RuleChartMetadata, RuleChartAdvice, RuleChartIcon,
+	RuleChartMetadata, RuleChartAdvice, RuleChartIcon, RuleSymlinkOutside,
 }
 
 // Lookup returns the rule named name, or nil.

@@ -1,0 +1,1 @@
+../../shared/templates/_helpers.tpl

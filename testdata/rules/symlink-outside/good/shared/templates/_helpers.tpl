@@ -1,0 +1,1 @@
+{{- define "shared.name" -}}{{ .Chart.Name }}{{- end -}}
