@@ -114,11 +114,6 @@ func (m *Migrate) Run(ctx context.Context) (*Result, error) {
 		return nil, errors.New("nothing to migrate: give --values, --chart, --app or --idp-values")
 	}
 	r := &Result{}
-	var err error
-	if r.Version, err = m.version(ctx); err != nil {
-		return nil, err
-	}
-	s := &session{m: m, r: r}
 	steps := []struct {
 		path string
 		run  step
@@ -128,6 +123,16 @@ func (m *Migrate) Run(ctx context.Context) (*Result, error) {
 		{m.App, (*session).app},
 		{m.IdpValues, (*session).idpFile},
 	}
+	// Every file is read and checked before the network is asked for the
+	// version: a file the migration refuses is the user's to fix whether
+	// or not the repository answers.
+	type input struct {
+		path string
+		run  step
+		f    *File
+		docs []*Doc
+	}
+	var inputs []input
 	var seen []os.FileInfo
 	var seenPaths []string
 	for _, st := range steps {
@@ -148,18 +153,27 @@ func (m *Migrate) Run(ctx context.Context) (*Result, error) {
 			}
 			seen, seenPaths = append(seen, fi), append(seenPaths, st.path)
 		}
-		after, why, err := s.runDocs(st.run, f, docs)
+		inputs = append(inputs, input{st.path, st.run, f, docs})
+	}
+	var err error
+	if r.Version, err = m.version(ctx); err != nil {
+		return nil, err
+	}
+	s := &session{m: m, r: r}
+	for _, in := range inputs {
+		f := in.f
+		after, why, err := s.runDocs(in.run, f, in.docs)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", st.path, err)
+			return nil, fmt.Errorf("%s: %w", in.path, err)
 		}
 		f.After = f.Before
 		if why == "" {
 			f.After = after
-			why = s.verify(st.run, f, len(docs))
+			why = s.verify(in.run, f, len(in.docs))
 		}
 		if why != "" {
 			// A shape the edits misjudged: better no change than a wrong file.
-			r.Notes = append(r.Notes, fmt.Sprintf("%s: left unchanged: %s; make the changes by hand: %s", st.path, why, strings.Join(f.Changes, "; ")))
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: left unchanged: %s; make the changes by hand: %s", in.path, why, strings.Join(f.Changes, "; ")))
 			f.After, f.Changes = f.Before, nil
 		}
 		r.Files = append(r.Files, f)

@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"runtime/debug"
 
@@ -38,6 +39,10 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}
+	// Helm's SDK logs its progress through slog's default logger (a line
+	// for each in-catalog symbolic link it packages, for instance); what
+	// catalogist reports is its own, so only Helm's warnings are shown.
+	slog.SetLogLoggerLevel(slog.LevelWarn)
 	os.Exit(run(os.Args[1:]))
 }
 

@@ -119,6 +119,12 @@ func TestMigrateRefusals(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, bin+" is binary, not YAML (a NUL byte at line 2)") {
 		t.Errorf("binary file: exit %d\n%s", r.code, r.stderr)
 	}
+	// Files are checked before the repository is asked: a refused file is
+	// reported as such even when the index cannot be read.
+	r = catalogist(t, nil, "migrate", "--values", bin, "--repo-index", filepath.Join(dir, "no-index.yaml"), "--write")
+	if r.code != 2 || !strings.Contains(r.stderr, bin+" is binary, not YAML") {
+		t.Errorf("binary file, no index: exit %d\n%s", r.code, r.stderr)
+	}
 	both := file("both.yaml", "keycloak:\n  replicas: 1\n")
 	r = catalogist(t, nil, "migrate", "--values", both, "--idp-values", both, "--repo-index", index, "--write")
 	if r.code != 2 || !strings.Contains(r.stderr, "is the same file as") {
