@@ -153,6 +153,10 @@ func publish(c *Context) error {
 	if err := c.writeFile(".nojekyll", nil); err != nil {
 		return err
 	}
+	// The digests of reused packages are read from the staging directory:
+	// once it is swapped, its path holds the previous output, so they must
+	// be done before.
+	c.hashWG.Wait()
 	if err := c.tree.sweep(); err != nil {
 		return fmt.Errorf("staging directory: %w", err)
 	}

@@ -19,8 +19,9 @@ import (
 // has the index's digest. The digests are those of the staged files, which
 // the size and time check then proves to be the published ones: computed
 // when a package is made or carried, and, for a package reused from the
-// previous output, while the build goes on, so that checking costs an
-// incremental build no hashing at the end.
+// previous output, while the build goes on, and waited for before the
+// swap, so that checking costs an incremental build little hashing at the
+// end.
 
 // stagedDigest is the sha256 of a staged package, ready once done is
 // closed.
