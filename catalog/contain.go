@@ -62,6 +62,9 @@ func (e *EscapeError) Problem() string {
 		return what + " leads back to a directory that holds it, so following it never ends: remove the link"
 	}
 	to, fix := "", "name a file inside it"
+	if info, err := os.Stat(e.Resolved); e.Resolved != "" && err == nil && info.IsDir() {
+		fix = "name a directory inside it"
+	}
 	if e.Resolved != "" && !filepath.IsAbs(e.Link) {
 		to = " (" + e.Resolved + ")"
 	}

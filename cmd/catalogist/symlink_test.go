@@ -275,7 +275,7 @@ func TestIconsOutOfTheCatalog(t *testing.T) {
 	other := filepath.Join(top, "other")
 	for _, args := range [][]string{{"lint", other}, {"build", other, "--out", filepath.Join(top, "other-site")}} {
 		r := catalogist(t, nil, args...)
-		want := filepath.Join(other, "catalog.yaml") + `:2:11: iconsDir "../..": the path (` + filepath.Dir(top) + ") leads outside the catalog repository " + other
+		want := filepath.Join(other, "catalog.yaml") + `:2:11: iconsDir "../..": the path (` + filepath.Dir(top) + ") leads outside the catalog repository " + other + ", whose files are published: name a directory inside it"
 		if r.code != 2 || !strings.Contains(r.stderr, want) {
 			t.Errorf("%s with iconsDir ../..: exit %d, want 2 and %q\n%s%s", args[0], r.code, want, r.stdout, r.stderr)
 		}
