@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -293,15 +294,29 @@ entries:
 // A published index that cannot be read for lack of permission is not a
 // missing one.
 func TestMergeOptionalRefusesUnreadable(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("permissions do not bind root")
+	top := t.TempDir()
+	run := unprivileged(t, top)
+	cat := filepath.Join(top, "catalog")
+	if err := os.CopyFS(cat, os.DirFS("../../examples/ide")); err != nil {
+		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	index := filepath.Join(dir, "index.yaml")
+	if err := filepath.WalkDir(cat, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if d.IsDir() {
+			mode = 0o755
+		}
+		return os.Chmod(p, mode)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(top, "index.yaml")
 	if err := os.WriteFile(index, []byte("apiVersion: v1\nentries: {}\n"), 0o000); err != nil {
 		t.Fatal(err)
 	}
-	r := catalogist(t, nil, "build", "../../examples/ide", "--out", filepath.Join(t.TempDir(), "site"), "--merge", index, "--merge-optional")
+	r := run("build", cat, "--out", filepath.Join(top, "site"), "--merge", index, "--merge-optional")
 	if r.code != 2 || !strings.Contains(r.stderr, "permission denied") {
 		t.Errorf("an unreadable published index: exit %d\n%s", r.code, r.stderr)
 	}

@@ -318,6 +318,39 @@ func TestChartYAMLAliasBomb(t *testing.T) {
 // so the binary then runs as nobody.
 func TestUnreadableChartDirectories(t *testing.T) {
 	top := t.TempDir()
+	run := unprivileged(t, top)
+	writeTree(t, top, merge(
+		chartFiles("nox/charts/a", "a", "https://example.org/i.svg"),
+		chartFiles("closed/charts/a", "a", "https://example.org/i.svg"),
+		chartFiles("closed/charts/b", "b", "https://example.org/i.svg"),
+	))
+	for dir, mode := range map[string]os.FileMode{"nox/charts": 0o644, "closed/charts/b": 0o600} {
+		p := filepath.Join(top, dir)
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(p, 0o755) })
+	}
+	for _, tc := range []struct{ catalog, names string }{
+		{"nox", filepath.Join(top, "nox", "charts", "a")},
+		{"closed", filepath.Join(top, "closed", "charts", "b")},
+	} {
+		cat := filepath.Join(top, tc.catalog)
+		for _, args := range [][]string{{"lint", cat}, {"build", cat, "--out", filepath.Join(top, tc.catalog+"-site")}} {
+			r := run(args...)
+			if r.code != 2 || !strings.Contains(r.stderr, "permission denied") || !strings.Contains(r.stderr, tc.names) || strings.Contains(r.stderr, "no chart found") {
+				t.Errorf("%s %s: exit %d, want 2 with the permission error naming %s\n%s%s", args[0], tc.catalog, r.code, tc.names, r.stdout, r.stderr)
+			}
+		}
+	}
+}
+
+// unprivileged returns a runner of the binary for tests of permission
+// errors, which do not bind root: as root, the binary is copied where
+// nobody can run it and runs as nobody, with top (which it may write)
+// as its home.
+func unprivileged(t *testing.T, top string) func(args ...string) result {
+	t.Helper()
 	var cred *syscall.Credential
 	bin := binary
 	if os.Geteuid() == 0 {
@@ -341,19 +374,7 @@ func TestUnreadableChartDirectories(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	writeTree(t, top, merge(
-		chartFiles("nox/charts/a", "a", "https://example.org/i.svg"),
-		chartFiles("closed/charts/a", "a", "https://example.org/i.svg"),
-		chartFiles("closed/charts/b", "b", "https://example.org/i.svg"),
-	))
-	for dir, mode := range map[string]os.FileMode{"nox/charts": 0o644, "closed/charts/b": 0o600} {
-		p := filepath.Join(top, dir)
-		if err := os.Chmod(p, mode); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { os.Chmod(p, 0o755) })
-	}
-	run := func(args ...string) result {
+	return func(args ...string) result {
 		t.Helper()
 		cmd := exec.Command(bin, args...)
 		cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=", "HOME="+top, "XDG_CACHE_HOME="+top)
@@ -369,17 +390,5 @@ func TestUnreadableChartDirectories(t *testing.T) {
 			t.Fatalf("running catalogist: %v", err)
 		}
 		return result{out.String(), errb.String(), code}
-	}
-	for _, tc := range []struct{ catalog, names string }{
-		{"nox", filepath.Join(top, "nox", "charts", "a")},
-		{"closed", filepath.Join(top, "closed", "charts", "b")},
-	} {
-		cat := filepath.Join(top, tc.catalog)
-		for _, args := range [][]string{{"lint", cat}, {"build", cat, "--out", filepath.Join(top, tc.catalog+"-site")}} {
-			r := run(args...)
-			if r.code != 2 || !strings.Contains(r.stderr, "permission denied") || !strings.Contains(r.stderr, tc.names) || strings.Contains(r.stderr, "no chart found") {
-				t.Errorf("%s %s: exit %d, want 2 with the permission error naming %s\n%s%s", args[0], tc.catalog, r.code, tc.names, r.stdout, r.stderr)
-			}
-		}
 	}
 }
