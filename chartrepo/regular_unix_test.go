@@ -18,7 +18,7 @@ func TestOnlyRegularFilesAreRead(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pipe.tgz")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFO here: %v", err)
+		t.Fatalf("making a FIFO: %v", err)
 	}
 	cache := filepath.Join(dir, "cache")
 	for src, want := range map[string]string{
