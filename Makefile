@@ -91,7 +91,9 @@ bench-lint:
 	bash scripts/bench-lint.sh
 
 # catalogist build against a `helm package` loop plus `helm repo index`:
-# cold, incremental, and merging into a 15,000-version index.
+# cold, incremental, and merging into a 15,000-version index; says whether
+# the incremental build's work (above `catalogist --help`, process start) is
+# 20 times less than the cold build's.
 bench-build:
 	bash scripts/bench-build.sh
 

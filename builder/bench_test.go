@@ -2,7 +2,6 @@ package builder_test
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -14,25 +13,14 @@ import (
 	"github.com/catalogist/catalogist/internal/gencatalog"
 )
 
-// generated writes a catalog of n charts whose files are an hour old, as
-// sources are when a build starts: files changed within a second of a
-// build are read again by the next, whatever their stamps.
+// generated writes a catalog of n charts whose files are an hour old.
 func generated(b *testing.B, n int) string {
 	b.Helper()
 	dir := filepath.Join(b.TempDir(), "catalog")
 	if err := gencatalog.Write(dir, n); err != nil {
 		b.Fatal(err)
 	}
-	old := time.Now().Add(-time.Hour)
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		return os.Chtimes(p, old, old)
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	settle(b, dir)
 	return dir
 }
 
@@ -43,7 +31,7 @@ func BenchmarkBuildCold(b *testing.B) {
 	root := b.TempDir()
 	b.ResetTimer()
 	for i := range b.N {
-		if _, err := builder.Build(builder.Options{Catalog: cat, Out: filepath.Join(root, fmt.Sprint(i)), Now: at(t1)}); err != nil {
+		if _, err := builder.Build(b.Context(), builder.Options{Catalog: cat, Out: filepath.Join(root, fmt.Sprint(i)), Now: at(t1)}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -58,7 +46,7 @@ func BenchmarkBuildIncremental(b *testing.B) {
 	out := filepath.Join(b.TempDir(), "out")
 	// Two builds: the second leaves a previous output to recycle.
 	for range 2 {
-		if _, err := builder.Build(builder.Options{Catalog: cat, Out: out, Now: at(t1)}); err != nil {
+		if _, err := builder.Build(b.Context(), builder.Options{Catalog: cat, Out: out, Now: at(t1)}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -84,7 +72,7 @@ func BenchmarkBuildIncremental(b *testing.B) {
 		}
 		fmt.Fprintf(f, "# change %d\n", i)
 		f.Close()
-		res, err := builder.Build(builder.Options{Catalog: cat, Out: out, Now: at(t1)})
+		res, err := builder.Build(b.Context(), builder.Options{Catalog: cat, Out: out, Now: at(t1)})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/catalogist/catalogist/builder"
 	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/internal/repotest"
 	"github.com/catalogist/catalogist/internal/tooltest"
 	"github.com/catalogist/catalogist/repoindex"
 )
@@ -125,7 +126,7 @@ func TestMergeKeepsDatesAndCarriesPackages(t *testing.T) {
 		}
 	}
 	helm := tooltest.NewHelm(t, 4)
-	helm.Run(t, "repo", "add", "next", serve(t, out))
+	helm.Run(t, "repo", "add", "next", repotest.Serve(t, out).URL)
 	helm.Run(t, "pull", "next/airflow", "--version", oldVersion, "--destination", t.TempDir())
 
 	// Pruning drops the version the sources no longer hold.
@@ -137,7 +138,7 @@ func TestMergeKeepsDatesAndCarriesPackages(t *testing.T) {
 
 	// A merge from a URL downloads the carried packages.
 	fromURL := filepath.Join(t.TempDir(), "from-url")
-	res = build(t, builder.Options{Catalog: cat, Out: fromURL, Merge: serve(t, published), Now: at(t2)})
+	res = build(t, builder.Options{Catalog: cat, Out: fromURL, Merge: repotest.Serve(t, published).URL, Now: at(t2)})
 	if res.Carried != 1 {
 		t.Errorf("merge from URL carried %d", res.Carried)
 	}
@@ -155,7 +156,7 @@ func TestMergeRefusesAChangedPublishedVersion(t *testing.T) {
 	// silently over the old package.
 	writeFile(t, filepath.Join(cat, "charts", "redis", "templates", "extra.yaml"), "# changed\n")
 	var log bytes.Buffer
-	_, err := builder.Build(builder.Options{Catalog: cat, Out: published, Merge: published, Now: at(t2), Log: &log})
+	_, err := builder.Build(t.Context(), builder.Options{Catalog: cat, Out: published, Merge: published, Now: at(t2), Log: &log})
 	var conflict *repoindex.ConflictError
 	if !errors.As(err, &conflict) {
 		t.Fatalf("want a conflict, got %v", err)
@@ -183,7 +184,7 @@ func TestLintErrorsStopTheBuild(t *testing.T) {
 	before := snapshot(t, out)
 	replaceIn(t, filepath.Join(cat, "charts", "vscode-python", "values.schema.json"), `"type": "object"`, `"type": "objet"`)
 	var log bytes.Buffer
-	_, err := builder.Build(builder.Options{Catalog: cat, Out: out, Now: at(t2), Log: &log})
+	_, err := builder.Build(t.Context(), builder.Options{Catalog: cat, Out: out, Now: at(t2), Log: &log})
 	var le *builder.ErrLint
 	if !errors.As(err, &le) {
 		t.Fatalf("want a lint error, got %v", err)
@@ -204,7 +205,7 @@ func TestLintErrorComesFirst(t *testing.T) {
 	replaceIn(t, filepath.Join(cat, "charts", "vscode-python", "values.schema.json"), `"type": "object"`, `"type": "objet"`)
 	tpl := t.TempDir()
 	writeFile(t, filepath.Join(tpl, "index.html"), "{{ .Broken ")
-	res, err := builder.Build(builder.Options{Catalog: cat, Out: out, Now: at(t2), Templates: tpl, Log: &bytes.Buffer{}})
+	res, err := builder.Build(t.Context(), builder.Options{Catalog: cat, Out: out, Now: at(t2), Templates: tpl, Log: &bytes.Buffer{}})
 	var le *builder.ErrLint
 	if !errors.As(err, &le) {
 		t.Fatalf("want the lint error, got %v", err)
@@ -227,7 +228,7 @@ func TestFailedBuildLeavesOutputIntact(t *testing.T) {
 	// touch the output.
 	tpl := t.TempDir()
 	writeFile(t, filepath.Join(tpl, "index.html"), "{{ .Broken ")
-	_, err := builder.Build(builder.Options{Catalog: cat, Out: out, Now: at(t2), Templates: tpl, Log: &bytes.Buffer{}})
+	_, err := builder.Build(t.Context(), builder.Options{Catalog: cat, Out: out, Now: at(t2), Templates: tpl, Log: &bytes.Buffer{}})
 	if err == nil || !strings.Contains(err.Error(), "index.html") {
 		t.Fatalf("want a template error naming index.html, got %v", err)
 	}
@@ -281,7 +282,7 @@ dependencies:
 	}
 	// A range the catalog's chart does not satisfy is an error naming both.
 	replaceIn(t, filepath.Join(cat, "charts", "app", "Chart.yaml"), "^1.0.0", "^2.0.0")
-	_, err := builder.Build(builder.Options{Catalog: cat, Out: out, Now: at(t1), Log: &bytes.Buffer{}})
+	_, err := builder.Build(t.Context(), builder.Options{Catalog: cat, Out: out, Now: at(t1), Log: &bytes.Buffer{}})
 	if err == nil || !strings.Contains(err.Error(), "1.2.0") || !strings.Contains(err.Error(), "^2.0.0") {
 		t.Errorf("want an error naming the version and the range, got %v", err)
 	}
@@ -294,7 +295,7 @@ func TestRemoteDependencyIsCached(t *testing.T) {
 	writeFile(t, filepath.Join(upstream, "charts", "common", "templates", "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}-common\n")
 	repoDir := filepath.Join(t.TempDir(), "repo")
 	build(t, builder.Options{Catalog: upstream, Out: repoDir, Now: at(t1)})
-	srv := serve(t, repoDir)
+	srv := repotest.Serve(t, repoDir).URL
 
 	cat := t.TempDir()
 	chartYAML := "apiVersion: v2\nname: svc\nversion: 1.0.0\ndescription: Depends on a remote chart.\nicon: https://example.org/i.svg\ndependencies:\n  - name: common\n    version: ~2.1.0\n    repository: " + srv + "\n"
@@ -318,7 +319,7 @@ func TestRemoteDependencyIsCached(t *testing.T) {
 		t.Error("the package built from the cache differs")
 	}
 	// Offline with an empty cache: a clear error.
-	_, err := builder.Build(builder.Options{Catalog: cat, Out: filepath.Join(t.TempDir(), "x"), CacheDir: t.TempDir(), Now: at(t1), Log: &bytes.Buffer{}})
+	_, err := builder.Build(t.Context(), builder.Options{Catalog: cat, Out: filepath.Join(t.TempDir(), "x"), CacheDir: t.TempDir(), Now: at(t1), Log: &bytes.Buffer{}})
 	if err == nil || !strings.Contains(err.Error(), "common") || !strings.Contains(err.Error(), "network") {
 		t.Errorf("want an error naming the dependency and the network, got %v", err)
 	}

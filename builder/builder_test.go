@@ -7,8 +7,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +30,7 @@ func build(t *testing.T, opt builder.Options) *builder.Result {
 	t.Helper()
 	var log bytes.Buffer
 	opt.Log = &log
-	res, err := builder.Build(opt)
+	res, err := builder.Build(t.Context(), opt)
 	if err != nil {
 		t.Fatalf("build %s: %v\n%s", opt.Catalog, err, log.String())
 	}
@@ -81,6 +79,23 @@ func sameTrees(t *testing.T, a, b map[string][]byte) {
 		if _, ok := a[name]; !ok {
 			t.Errorf("%s is only in the second tree", name)
 		}
+	}
+}
+
+// settle sets the times of every file of dir an hour back, as sources are
+// when a build starts: files changed just before a build are read again by
+// the next one, whatever their stat data.
+func settle(tb testing.TB, dir string) {
+	tb.Helper()
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	})
+	if err != nil {
+		tb.Fatal(err)
 	}
 }
 
@@ -139,11 +154,4 @@ func tarNames(t *testing.T, path string) []string {
 		}
 		names = append(names, h.Name)
 	}
-}
-
-func serve(t *testing.T, dir string) string {
-	t.Helper()
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	t.Cleanup(srv.Close)
-	return srv.URL
 }

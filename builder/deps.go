@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
@@ -20,18 +19,10 @@ import (
 	"github.com/catalogist/catalogist/repoindex"
 )
 
-// remoteIndex is a repository's index, fetched at most once per build
-// however many charts depend on the repository.
-type remoteIndex struct {
-	once sync.Once
-	idx  *repo.IndexFile
-	err  error
-}
-
 // remoteDependency returns a dependency from another repository, fetched
 // once into the cache directory. A version pinned by Chart.lock that is in
 // the cache needs no network.
-func (c *Context) remoteDependency(ch *Chart, d *chart.Dependency) (*chart.Chart, error) {
+func (b *build) remoteDependency(ctx context.Context, ch *Chart, d *chart.Dependency) (*chart.Chart, error) {
 	u, err := url.Parse(d.Repository)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
 		if strings.HasPrefix(d.Repository, "file://") {
@@ -39,7 +30,7 @@ func (c *Context) remoteDependency(ch *Chart, d *chart.Dependency) (*chart.Chart
 		}
 		return nil, fmt.Errorf("dependency %s: repository %q is not supported: use an https chart repository, a file:// path to a chart of this catalog, or vendor the chart under %s", d.Name, d.Repository, filepath.Join(ch.Src.Dir, "charts"))
 	}
-	cacheDir, err := c.cacheDir(d.Repository)
+	cacheDir, err := b.in.cacheDir(d.Repository)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +43,7 @@ func (c *Context) remoteDependency(ch *Chart, d *chart.Dependency) (*chart.Chart
 	offline := func(err error) error {
 		return fmt.Errorf("dependency %s: %w; the build needs the network once to fill the cache in %s (or vendor the chart under %s)", d.Name, err, cacheDir, filepath.Join(ch.Src.Dir, "charts"))
 	}
-	idx, err := c.fetchIndex(d.Repository)
+	idx, err := b.fetchIndex(ctx, d.Repository)
 	if err != nil {
 		return nil, offline(err)
 	}
@@ -75,7 +66,7 @@ func (c *Context) remoteDependency(ch *Chart, d *chart.Dependency) (*chart.Chart
 	if err != nil {
 		return nil, fmt.Errorf("dependency %s %s: %w", cv.Name, cv.Version, err)
 	}
-	if err := chartrepo.Default.Download(context.Background(), src, p, cv.Digest); err != nil {
+	if err := b.in.Client.Download(ctx, src, p, cv.Digest); err != nil {
 		return nil, offline(err)
 	}
 	hc, err := loader.LoadFile(p)
@@ -103,8 +94,8 @@ func lockedVersion(ch *Chart, d *chart.Dependency) string {
 	return ""
 }
 
-func (c *Context) cacheDir(repository string) (string, error) {
-	base := c.CacheDir
+func (in *inputs) cacheDir(repository string) (string, error) {
+	base := in.CacheDir
 	if base == "" {
 		dir, err := os.UserCacheDir()
 		if err != nil {
@@ -120,16 +111,17 @@ func (c *Context) cacheDir(repository string) (string, error) {
 	return dir, nil
 }
 
-func (c *Context) fetchIndex(repository string) (*repo.IndexFile, error) {
-	v, _ := c.remoteIndexes.LoadOrStore(repository, &remoteIndex{})
-	ri := v.(*remoteIndex)
-	ri.once.Do(func() {
-		ix, err := chartrepo.Default.Index(context.Background(), repository)
+// fetchIndex reads a dependency repository's index, at most once per build
+// however many charts depend on the repository.
+func (b *build) fetchIndex(ctx context.Context, repository string) (*repo.IndexFile, error) {
+	v, _ := b.in.depIndexes.LoadOrStore(repository, newFuture[*repo.IndexFile]())
+	f := v.(*future[*repo.IndexFile])
+	f.start(b.work, func() (*repo.IndexFile, error) {
+		ix, err := b.in.Client.Index(ctx, repository)
 		if err != nil {
-			ri.err = err
-			return
+			return nil, err
 		}
-		ri.idx, ri.err = repoindex.Read(ix.Data, ix.URL)
+		return repoindex.Read(ix.Data, ix.URL)
 	})
-	return ri.idx, ri.err
+	return f.await(ctx)
 }

@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -16,8 +17,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/chartrepo"
 	"github.com/catalogist/catalogist/lint"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // formatVersion changes whenever packaging changes the bytes it produces,
@@ -26,46 +28,47 @@ const formatVersion = "catalogist-package-1"
 
 // discover finds the catalog's charts, reads their Chart.yaml, orders them
 // by their dependencies on each other and hashes their content.
-func discover(c *Context) error {
+func discover(ctx context.Context, b *build) error {
+	in := b.in
 	// The state is decoded while the catalog is listed.
 	prev := make(chan *state, 1)
-	go func() { prev <- loadState(c.Out) }()
-	cat, err := catalog.Discover(c.Options.Catalog)
-	c.previous = <-prev
+	go func() { prev <- loadState(in.Out) }()
+	cat, err := catalog.Discover(in.Options.Catalog)
+	in.previous = <-prev
 	if err != nil {
 		return err
 	}
 	for _, ch := range cat.Charts {
 		if ch.OnlySchema {
-			return fmt.Errorf("%s is a schema file: build needs a catalog directory (or a chart directory)", c.Options.Catalog)
+			return fmt.Errorf("%s is a schema file: build needs a catalog directory (or a chart directory)", in.Options.Catalog)
 		}
 	}
-	c.Catalog = cat
-	if c.ExtensionKey == "" {
-		c.ExtensionKey = cat.ExtensionKey()
+	in.catalog = cat
+	if in.ExtensionKey == "" {
+		in.ExtensionKey = cat.ExtensionKey()
 	}
-	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
-	c.RepoURL = c.BaseURL
-	if c.RepoURL == "" && cat.Config != nil {
-		c.RepoURL = strings.TrimRight(cat.Config.BaseURL, "/")
+	in.BaseURL = strings.TrimRight(in.BaseURL, "/")
+	in.repoURL = in.BaseURL
+	if in.repoURL == "" && cat.Config != nil {
+		in.repoURL = strings.TrimRight(cat.Config.BaseURL, "/")
 	}
-	charts, escapes, err := c.scanCharts(cat.Charts)
+	charts, escapes, err := b.scanCharts(ctx, cat.Charts)
 	if err != nil {
 		return err
 	}
-	if err := c.refuseEscapes(cat.Charts, escapes); err != nil {
+	if err := b.refuseEscapes(cat.Charts, escapes); err != nil {
 		return err
 	}
-	c.byName = map[string]*Chart{}
+	in.byName = map[string]*Chart{}
 	for _, ch := range charts {
-		if prev := c.byName[ch.Meta.Name]; prev != nil {
+		if prev := in.byName[ch.Meta.Name]; prev != nil {
 			return fmt.Errorf("%s and %s both define chart %q", prev.Src.Dir, ch.Src.Dir, ch.Meta.Name)
 		}
-		c.byName[ch.Meta.Name] = ch
+		in.byName[ch.Meta.Name] = ch
 	}
 	for _, ch := range charts {
 		for _, d := range ch.Meta.Dependencies {
-			if dep, ok := c.localDependency(ch, d.Name, d.Repository); ok {
+			if dep, ok := in.localDependency(ch, d.Name, d.Repository); ok {
 				ch.deps = append(ch.deps, dep)
 			}
 		}
@@ -74,9 +77,12 @@ func discover(c *Context) error {
 	if err != nil {
 		return err
 	}
-	c.Charts = ordered
-	for _, ch := range c.Charts {
-		ch.Hash = chartHash(ch.ownHash, ch.deps)
+	in.charts = ordered
+	for _, ch := range in.charts {
+		// Those without dependencies have theirs already (see scanChart).
+		if len(ch.Meta.Dependencies) > 0 {
+			ch.Hash = chartHash(ch.ownHash, ch.deps)
+		}
 	}
 	return nil
 }
@@ -92,12 +98,12 @@ func chartHash(ownHash string, deps []*Chart) string {
 }
 
 // scanCharts reads every chart's Chart.yaml and hashes its files, on every
-// core. A chart whose files all have the size and modification time the
-// last build recorded keeps the recorded hash and metadata without being
-// read, as git trusts its index. A chart with symbolic links leading
+// core. A file whose stat data are those the last build recorded keeps its
+// recorded hash without being read, as git trusts its index, and so does
+// Chart.yaml its recorded metadata. A chart with symbolic links leading
 // outside the catalog repository is not read at all: its links are
 // returned, by chart.
-func (c *Context) scanCharts(srcs []*catalog.Chart) ([]*Chart, [][]*catalog.EscapeError, error) {
+func (b *build) scanCharts(ctx context.Context, srcs []*catalog.Chart) ([]*Chart, [][]*catalog.EscapeError, error) {
 	charts := make([]*Chart, len(srcs))
 	escapes := make([][]*catalog.EscapeError, len(srcs))
 	errs := make([]error, len(srcs))
@@ -109,16 +115,15 @@ func (c *Context) scanCharts(srcs []*catalog.Chart) ([]*Chart, [][]*catalog.Esca
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			charts[i], escapes[i], errs[i] = c.scanChart(src)
+			charts[i], escapes[i], errs[i] = b.scanChart(ctx, src)
 		}()
 	}
 	wg.Wait()
 	return charts, escapes, errors.Join(errs...)
 }
 
-func (c *Context) scanChart(src *catalog.Chart) (*Chart, []*catalog.EscapeError, error) {
-	ch := &Chart{Src: src}
-	stamps, escapes, err := fileStamps(src)
+func (b *build) scanChart(ctx context.Context, src *catalog.Chart) (*Chart, []*catalog.EscapeError, error) {
+	files, escapes, err := chartFiles(src)
 	if err != nil || len(escapes) > 0 {
 		// Nothing of the chart is read: Helm's loader would follow the
 		// links.
@@ -127,23 +132,30 @@ func (c *Context) scanChart(src *catalog.Chart) (*Chart, []*catalog.EscapeError,
 	if src.ChartFile == "" {
 		return nil, nil, fmt.Errorf("%s: no Chart.yaml", src.Dir)
 	}
-	ch.stamps, ch.stampsSum = stamps, stampsSum(stamps)
-	if prev := c.previous.byDir[src.Dir]; prev != nil && prev.Meta != nil && c.previous.trusts(prev.Stamps, stamps, ch.stampsSum) {
-		ch.Meta, ch.ownHash = prev.Meta, prev.OwnHash
-		return ch, nil, nil
-	}
-	md, err := loadChartfile(src.ChartFile)
+	ch := &Chart{Src: src, files: files, pkg: newFuture[struct{}]()}
+	prev := b.in.previous.byDir[src.Dir]
+	metaKept, err := b.in.previous.hashFiles(prev, files)
 	if err != nil {
 		return nil, nil, err
 	}
-	if md.Name != src.Name {
-		return nil, nil, fmt.Errorf("%s: chart name %q differs from its directory %q: rename one of them", src.ChartFile, md.Name, src.Name)
+	ch.ownHash = filesHash(files)
+	if metaKept && prev.Meta != nil {
+		ch.Meta = prev.Meta
+	} else {
+		md, err := loadChartfile(src.ChartFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		if md.Name != src.Name {
+			return nil, nil, fmt.Errorf("%s: chart name %q differs from its directory %q: rename one of them", src.ChartFile, md.Name, src.Name)
+		}
+		ch.Meta = md
 	}
-	ch.Meta = md
-	if ch.ownHash, err = filesHash(stamps); err != nil {
-		return nil, nil, err
+	// The hash of a chart with dependencies waits for theirs.
+	if len(ch.Meta.Dependencies) == 0 {
+		ch.Hash = chartHash(ch.ownHash, nil)
+		b.startEarly(ctx, ch)
 	}
-	c.packageEarly(ch)
 	return ch, nil, nil
 }
 
@@ -155,15 +167,15 @@ func loadChartfile(file string) (*chart.Metadata, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading Chart.yaml: %w", err)
 	}
-	if info.Size() > doc.MaxBytes {
-		return nil, fmt.Errorf("%s: file is %d bytes, more than the %d bytes accepted; is it the right file?", file, info.Size(), doc.MaxBytes)
+	if info.Size() > srcpos.MaxBytes {
+		return nil, fmt.Errorf("%s: file is %d bytes, more than the %d bytes accepted; is it the right file?", file, info.Size(), srcpos.MaxBytes)
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, fmt.Errorf("reading Chart.yaml: %w", err)
 	}
-	var de *doc.Error
-	if _, err := doc.ParseYAML(data); errors.As(err, &de) && de.Limit {
+	var de *srcpos.Error
+	if _, err := srcpos.ParseYAML(data); errors.As(err, &de) && de.Limit {
 		return nil, fmt.Errorf("%s:%d:%d: %s", file, de.Pos.Line, de.Pos.Col, de.Msg)
 	}
 	md := new(chart.Metadata)
@@ -173,58 +185,79 @@ func loadChartfile(file string) (*chart.Metadata, error) {
 	return md, nil
 }
 
-// fileStamp is what a file's content is presumed unchanged by.
-type fileStamp struct {
-	Path  string `json:"path"`
-	Size  int64  `json:"size"`
-	MTime int64  `json:"mtime"`
-	// file is the file to read: the target of the links leading to it.
-	file string
-}
-
-// fileStamps lists a chart's regular files in lexical order, as Helm's
+// chartFiles lists a chart's regular files in lexical order, as Helm's
 // loader reads them: through the symbolic links that stay inside the
-// catalog repository, stamped with their targets' sizes and times, so that
-// editing a shared file changes every chart linking to it. A file reached
-// through links has a second stamp, the links' time, which changes when a
-// link is pointed elsewhere. The links that leave the repository are
-// returned apart.
-func fileStamps(src *catalog.Chart) ([]fileStamp, []*catalog.EscapeError, error) {
+// catalog repository, with their targets' stat data, so that editing a
+// shared file changes every chart linking to it, and the links' time, which
+// changes when a link is pointed elsewhere. The links that leave the
+// repository are returned apart.
+func chartFiles(src *catalog.Chart) ([]fileRecord, []*catalog.EscapeError, error) {
 	files, escapes, err := src.Catalog.ChartFiles(src.Dir)
 	if err != nil || len(escapes) > 0 {
 		return nil, escapes, err
 	}
-	stamps := make([]fileStamp, 0, len(files))
-	for _, f := range files {
-		stamps = append(stamps, fileStamp{Path: f.Rel, Size: f.Size, MTime: f.ModTime, file: f.Path})
-		if f.LinkTime != 0 {
-			stamps = append(stamps, fileStamp{Path: f.Rel + "\x00link", MTime: f.LinkTime})
+	recs := make([]fileRecord, len(files))
+	for i, f := range files {
+		st, err := statFile(f.Path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading %s: %w", f.Path, err)
 		}
+		st.Link = f.LinkTime
+		recs[i] = fileRecord{Path: f.Rel, fileStat: st, file: f.Path}
 	}
-	return stamps, nil, nil
+	return recs, nil, nil
 }
 
-// filesHash hashes the names and contents of a chart's files.
-func filesHash(stamps []fileStamp) (string, error) {
-	h := sha256.New()
-	for _, st := range stamps {
-		if st.file == "" {
-			// A link's stamp: what it leads to is hashed under its name.
+// hashFiles sets the hash of each of a chart's files: the one prev, the
+// chart's record, gives when the file's stat data vouch for it, else the
+// hash of its content. It reports whether prev vouches for Chart.yaml.
+func (s *state) hashFiles(prev *chartState, files []fileRecord) (chartYAML bool, err error) {
+	var byPath map[string]*fileRecord
+	recorded := func(i int) *fileRecord {
+		if prev == nil {
+			return nil
+		}
+		// The files are listed in the same order unless some were added
+		// or removed.
+		if i < len(prev.Files) && prev.Files[i].Path == files[i].Path {
+			return &prev.Files[i]
+		}
+		if byPath == nil {
+			byPath = make(map[string]*fileRecord, len(prev.Files))
+			for j := range prev.Files {
+				byPath[prev.Files[j].Path] = &prev.Files[j]
+			}
+		}
+		return byPath[files[i].Path]
+	}
+	for i := range files {
+		f := &files[i]
+		if rec := recorded(i); rec != nil && s.unchanged(rec.fileStat, f.fileStat) {
+			f.Hash = rec.Hash
+			chartYAML = chartYAML || f.Path == "Chart.yaml"
 			continue
 		}
-		fmt.Fprintf(h, "%s\x00", st.Path)
-		if err := hashFile(h, st.file); err != nil {
-			return "", err
+		if f.Hash, err = chartrepo.ReadDigest(f.file); err != nil {
+			return false, err
 		}
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return chartYAML, nil
+}
+
+// filesHash hashes the names and content hashes of a chart's files.
+func filesHash(files []fileRecord) string {
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%s\x00%s\x00", f.Path, f.Hash)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // refuseEscapes stops the build, before any chart is packaged, when a
 // chart has symbolic links leading outside the catalog repository: the
 // report is lint's (rule symlink-outside), so that build and lint say the
 // same.
-func (c *Context) refuseEscapes(srcs []*catalog.Chart, escapes [][]*catalog.EscapeError) error {
+func (b *build) refuseEscapes(srcs []*catalog.Chart, escapes [][]*catalog.EscapeError) error {
 	var found []lint.Finding
 	for i, src := range srcs {
 		found = append(found, lint.EscapeFindings(src, escapes[i])...)
@@ -234,7 +267,7 @@ func (c *Context) refuseEscapes(srcs []*catalog.Chart, escapes [][]*catalog.Esca
 	}
 	lint.Sort(found)
 	res := &lint.Result{Findings: found, Charts: len(srcs)}
-	if err := lint.Write(c.Log, res, c.lintFormat()); err != nil {
+	if err := lint.Write(b.in.Log, res, b.in.lintFormat()); err != nil {
 		return err
 	}
 	return &ErrLint{Errors: len(found)}
@@ -243,8 +276,8 @@ func (c *Context) refuseEscapes(srcs []*catalog.Chart, escapes [][]*catalog.Esca
 // localDependency returns the catalog chart a dependency designates, when
 // it is taken from the sources: a file:// repository that is a chart of
 // this catalog, or the catalog's own published URL.
-func (c *Context) localDependency(ch *Chart, name, repository string) (*Chart, bool) {
-	dep := c.byName[name]
+func (in *inputs) localDependency(ch *Chart, name, repository string) (*Chart, bool) {
+	dep := in.byName[name]
 	if dep == nil {
 		return nil, false
 	}
@@ -253,7 +286,7 @@ func (c *Context) localDependency(ch *Chart, name, repository string) (*Chart, b
 		own, err2 := filepath.Abs(dep.Src.Dir)
 		return dep, err1 == nil && err2 == nil && target == own
 	}
-	return dep, c.RepoURL != "" && strings.TrimRight(repository, "/") == c.RepoURL
+	return dep, in.repoURL != "" && strings.TrimRight(repository, "/") == in.repoURL
 }
 
 // dependencyOrder sorts charts so that every chart comes after the catalog

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/catalogist/catalogist/builder"
+	"github.com/catalogist/catalogist/internal/repotest"
 	"github.com/catalogist/catalogist/internal/tooltest"
 )
 
@@ -45,7 +46,7 @@ func TestExamplesServedToHelm(t *testing.T) {
 		}
 		all = append(all, b)
 	}
-	url := serve(t, root)
+	url := repotest.Serve(t, root).URL
 	for _, b := range all {
 		for _, page := range []string{"index.html", "index.yaml"} {
 			resp, err := http.Get(url + "/" + b.name + "/" + page)

@@ -1,20 +1,17 @@
 package builder
 
 import (
-	"os"
 	"sync"
-	"time"
 
 	"github.com/catalogist/catalogist/site"
 )
 
 // iconState is what the last build made of an icon file: its copy's name
-// in the site ("" when the file is not a usable image), and the file's size
-// and time then.
+// in the site ("" when the file is not a usable image), and the file's stat
+// data then.
 type iconState struct {
-	Size  int64  `json:"size"`
-	MTime int64  `json:"mtime"`
-	Name  string `json:"name"`
+	fileStat
+	Name string `json:"name"`
 }
 
 // icons examines each icon file once per build, however many charts show
@@ -41,20 +38,19 @@ type iconResult struct {
 // puts in the staging directory, or "" when the file is not a usable image.
 // A file with the size and time the last build recorded is not read again:
 // its copy is the previous output's.
-func (c *Context) iconCopy(file string) (string, error) {
-	v, _ := c.icons.files.LoadOrStore(file, &iconResult{})
+func (b *build) iconCopy(file string) (string, error) {
+	v, _ := b.out.icons.files.LoadOrStore(file, &iconResult{})
 	r := v.(*iconResult)
-	r.once.Do(func() { r.name, r.err = c.examineIcon(file) })
+	r.once.Do(func() { r.name, r.err = b.examineIcon(file) })
 	return r.name, r.err
 }
 
-func (c *Context) examineIcon(file string) (string, error) {
-	info, statErr := os.Stat(file)
+func (b *build) examineIcon(file string) (string, error) {
+	st, statErr := statFile(file)
 	if statErr == nil {
-		mtime := info.ModTime().UnixNano()
-		if prev, ok := c.previous.Icons[file]; ok && prev.Size == info.Size() && prev.MTime == mtime && mtime+int64(time.Second) < c.previous.Written {
-			if prev.Name == "" || c.placeIcon(prev.Name, nil) == nil {
-				c.recordIcon(file, prev)
+		if prev, ok := b.in.previous.Icons[file]; ok && b.in.previous.unchanged(prev.fileStat, st) {
+			if prev.Name == "" || b.placeIcon(prev.Name, nil) == nil {
+				b.recordIcon(file, prev)
 				return prev.Name, nil
 			}
 		}
@@ -64,12 +60,12 @@ func (c *Context) examineIcon(file string) (string, error) {
 		return "", err
 	}
 	if name != "" {
-		if err := c.placeIcon(name, data); err != nil {
+		if err := b.placeIcon(name, data); err != nil {
 			return "", err
 		}
 	}
 	if statErr == nil {
-		c.recordIcon(file, iconState{Size: info.Size(), MTime: info.ModTime().UnixNano(), Name: name})
+		b.recordIcon(file, iconState{fileStat: st, Name: name})
 	}
 	return name, nil
 }
@@ -79,8 +75,8 @@ func (c *Context) examineIcon(file string) (string, error) {
 // copy was deleted from the output, say) leaves it to be written by the
 // next call with data, and the files of the same content wait for each
 // other rather than create the copy at the same time.
-func (c *Context) placeIcon(name string, data []byte) error {
-	v, _ := c.icons.copies.LoadOrStore(name, &iconPlace{})
+func (b *build) placeIcon(name string, data []byte) error {
+	v, _ := b.out.icons.copies.LoadOrStore(name, &iconPlace{})
 	p := v.(*iconPlace)
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -89,20 +85,19 @@ func (c *Context) placeIcon(name string, data []byte) error {
 	}
 	var err error
 	if data == nil {
-		err = c.linkPrevious(name)
+		err = b.linkPrevious(name)
 	} else {
-		err = c.writeFile(name, data)
+		err = b.writeFile(name, data)
 	}
 	p.placed = err == nil
 	return err
 }
 
-func (c *Context) recordIcon(file string, st iconState) {
-	next := c.nextState()
-	c.nextMu.Lock()
-	defer c.nextMu.Unlock()
-	if next.Icons == nil {
-		next.Icons = map[string]iconState{}
-	}
-	next.Icons[file] = st
+func (b *build) recordIcon(file string, st iconState) {
+	b.out.record.update(func(next *state) {
+		if next.Icons == nil {
+			next.Icons = map[string]iconState{}
+		}
+		next.Icons[file] = st
+	})
 }

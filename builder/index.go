@@ -26,21 +26,22 @@ const IndexFile = "index.yaml"
 // buildIndex makes the index of the packages just built. A version that the
 // previous build into Out already had with the same digest keeps its
 // creation date, so an unchanged catalog rebuilds byte for byte.
-func buildIndex(c *Context) error {
+func buildIndex(_ context.Context, b *build) error {
+	in := b.in
 	// Packaging computed the digests of the packages it made; those of the
 	// reused ones, which verifyOutput needs for relative URLs, are computed
 	// meanwhile.
-	for _, ch := range c.Charts {
+	for _, ch := range in.charts {
 		switch {
 		case !ch.Reused:
-			c.stagedPackage(ch.File, ch.Digest)
-		case c.BaseURL == "":
-			c.hashStaged(ch.File)
+			b.stagedPackage(ch.File, ch.Digest)
+		case in.BaseURL == "":
+			b.hashStaged(ch.File)
 		}
 	}
 	idx := repo.NewIndexFile()
-	if c.Catalog.Config != nil {
-		v, err := catalog.EncodeSliders(c.Catalog.Config.Sliders)
+	if in.catalog.Config != nil {
+		v, err := catalog.EncodeSliders(in.catalog.Config.Sliders)
 		if err != nil {
 			return err
 		}
@@ -48,14 +49,14 @@ func buildIndex(c *Context) error {
 			idx.Annotations = map[string]string{catalog.SlidersAnnotation: v}
 		}
 	}
-	for _, ch := range c.Charts {
+	for _, ch := range in.charts {
 		md := *ch.Meta
-		if err := idx.MustAdd(&md, ch.File, c.BaseURL, ch.Digest); err != nil {
+		if err := idx.MustAdd(&md, ch.File, in.BaseURL, ch.Digest); err != nil {
 			return fmt.Errorf("%s: %w", ch.Src.ChartFile, err)
 		}
 		cv := idx.Entries[md.Name][len(idx.Entries[md.Name])-1]
-		cv.Created = c.Now().UTC()
-		if created, ok := c.previousCreated(ch); ok {
+		cv.Created = in.Now().UTC()
+		if created, ok := in.previousCreated(ch); ok {
 			cv.Created = created
 		}
 	}
@@ -70,7 +71,7 @@ func buildIndex(c *Context) error {
 			}
 		}
 	}
-	c.Index = idx
+	b.out.index = idx
 	return nil
 }
 
@@ -79,12 +80,11 @@ func buildIndex(c *Context) error {
 // holds the date and digest of the version the chart had then: for that
 // version, the previous index can say nothing else. For another, the
 // previous index is read (once): a merge may have put the version there.
-func (c *Context) previousCreated(ch *Chart) (time.Time, bool) {
-	if prev := c.previous.Charts[ch.Meta.Name]; prev != nil && prev.Meta != nil && !prev.Created.IsZero() && prev.Meta.Version == ch.Meta.Version {
+func (in *inputs) previousCreated(ch *Chart) (time.Time, bool) {
+	if prev := in.previous.Charts[ch.Meta.Name]; prev != nil && prev.Meta != nil && !prev.Created.IsZero() && prev.Meta.Version == ch.Meta.Version {
 		return prev.Created, chartrepo.SameDigest(prev.Digest, ch.Digest)
 	}
-	c.previousOnce.Do(func() { c.Previous = loadPrevious(c.Out) })
-	if prev, err := c.Previous.Get(ch.Meta.Name, ch.Meta.Version); err == nil && prev.Version == ch.Meta.Version && chartrepo.SameDigest(prev.Digest, ch.Digest) {
+	if prev, err := in.previousIndex().Get(ch.Meta.Name, ch.Meta.Version); err == nil && prev.Version == ch.Meta.Version && chartrepo.SameDigest(prev.Digest, ch.Digest) {
 		return prev.Created, true
 	}
 	return time.Time{}, false
@@ -104,26 +104,26 @@ func loadPrevious(out string) *repo.IndexFile {
 // publication date, a published version whose package changed is refused,
 // published-only versions are kept (unless Prune) and their packages, when
 // the index refers to them relatively, are carried into the output.
-func mergePublished(c *Context) error {
-	pub, base, err := loadPublished(c.Merge)
-	if err != nil && c.MergeOptional && missing(err) {
-		fmt.Fprintf(c.Log, "no published index at %s yet: merging nothing, as for a first publication\n", chartrepo.Redact(c.Merge))
+func mergePublished(ctx context.Context, b *build) error {
+	in := b.in
+	pub, base, err := loadPublished(ctx, in.Client, in.Merge)
+	if err != nil && in.MergeOptional && missing(err) {
+		fmt.Fprintf(in.Log, "no published index at %s yet: merging nothing, as for a first publication\n", chartrepo.Redact(in.Merge))
 		pub, err = repo.NewIndexFile(), nil
 	}
 	if err != nil {
 		return err
 	}
-	c.Published = pub
-	merged, report, err := repoindex.Merge(c.Index, pub, c.Prune)
+	merged, report, err := repoindex.Merge(b.out.index, pub, in.Prune)
 	if err != nil {
 		return err
 	}
 	for _, cv := range report.Carried {
-		if err := c.carry(cv, base); err != nil {
+		if err := b.carry(ctx, cv, base); err != nil {
 			return err
 		}
 	}
-	c.Index, c.Merged = merged, report
+	b.out.index, b.out.merged = merged, report
 	return nil
 }
 
@@ -132,8 +132,8 @@ func mergePublished(c *Context) error {
 // the build replaces must be the one published now: a cached copy, which
 // a failing server leaves, would drop what was published since, so any
 // failure to fetch it fails the build.
-func loadPublished(loc string) (*repo.IndexFile, string, error) {
-	ix, err := chartrepo.Default.Index(context.Background(), loc)
+func loadPublished(ctx context.Context, client *chartrepo.Client, loc string) (*repo.IndexFile, string, error) {
+	ix, err := client.Index(ctx, loc)
 	switch {
 	case err != nil && missing(err):
 		return nil, "", fmt.Errorf("published index: %w: for the first publication, when nothing is published there yet, add --merge-optional", err)
@@ -173,7 +173,7 @@ func relativeURL(ref string) (string, bool, error) {
 // carry copies or downloads the package of a published version the sources
 // no longer hold, verified against its digest, so that its relative URL
 // resolves in the new output. Absolute URLs are left as published.
-func (c *Context) carry(cv *repo.ChartVersion, base string) error {
+func (b *build) carry(ctx context.Context, cv *repo.ChartVersion, base string) error {
 	if len(cv.URLs) == 0 {
 		return fmt.Errorf("published %s %s has no URL", cv.Name, cv.Version)
 	}
@@ -184,39 +184,39 @@ func (c *Context) carry(cv *repo.ChartVersion, base string) error {
 	if !ok {
 		return nil
 	}
-	dst := filepath.Join(c.Stage, filepath.FromSlash(rel))
+	dst := filepath.Join(b.stage.dir, filepath.FromSlash(rel))
 	// A package kept from a recycled staging directory, or carried for
 	// another version already, may be the one.
-	if c.tree.keep(rel) || c.tree.claimedFile(rel) {
+	if b.stage.tree.keep(rel) || b.stage.tree.claimedFile(rel) {
 		if chartrepo.SameDigest(chartrepo.FileDigest(dst), cv.Digest) {
-			c.stagedPackage(rel, cv.Digest)
+			b.stagedPackage(rel, cv.Digest)
 			return nil
 		}
 	}
 	// The download replaces the file by a rename, never writing through it.
-	if err := c.tree.clear(rel); err != nil {
+	if err := b.stage.tree.clear(rel); err != nil {
 		return err
 	}
 	src, err := chartrepo.ResolveURL(base, rel)
 	if err != nil {
 		return err
 	}
-	if err := chartrepo.Default.Download(context.Background(), src, dst, cv.Digest); err != nil {
+	if err := b.in.Client.Download(ctx, src, dst, cv.Digest); err != nil {
 		return fmt.Errorf("carrying published %s %s: %w", cv.Name, cv.Version, err)
 	}
 	if cv.Digest != "" {
 		// Download verified it.
-		c.stagedPackage(rel, cv.Digest)
+		b.stagedPackage(rel, cv.Digest)
 	}
 	return nil
 }
 
 // writeIndex writes the index into the staging directory.
-func writeIndex(c *Context) error {
+func writeIndex(_ context.Context, b *build) error {
 	var buf bytes.Buffer
-	if err := repoindex.Encode(&buf, c.Index, c.IndexFormat); err != nil {
+	if err := repoindex.Encode(&buf, b.out.index, b.in.IndexFormat); err != nil {
 		return err
 	}
-	c.indexData = buf.Bytes()
-	return c.writeFile(IndexFile, c.indexData)
+	b.out.indexData = buf.Bytes()
+	return b.writeFile(IndexFile, b.out.indexData)
 }

@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -23,18 +24,19 @@ func (e *ErrLint) Error() string {
 // lintCatalog lints the charts whose content changed since the last build
 // and reuses the recorded findings of the others. Errors stop the build;
 // warnings are only printed.
-func lintCatalog(c *Context) error {
-	key, err := c.lintKey()
+func lintCatalog(_ context.Context, b *build) error {
+	in := b.in
+	key, err := in.lintKey()
 	if err != nil {
 		return err
 	}
-	changed := *c.Catalog
+	changed := *in.catalog
 	changed.Charts = nil
 	var kept []lint.Finding
-	for _, ch := range c.Charts {
-		cs := c.chartState(ch.Meta.Name)
+	for _, ch := range in.charts {
+		cs := b.out.record.chart(ch.Meta.Name)
 		cs.LintKey = key
-		if prev := c.previous.Charts[ch.Meta.Name]; prev != nil && prev.Hash == ch.Hash && prev.LintKey == key {
+		if prev := in.previous.Charts[ch.Meta.Name]; prev != nil && prev.Hash == ch.Hash && prev.LintKey == key {
 			cs.Findings = prev.Findings
 			for _, f := range prev.Findings {
 				f.Finding.Severity = f.Sev
@@ -44,21 +46,21 @@ func lintCatalog(c *Context) error {
 		}
 		changed.Charts = append(changed.Charts, ch.Src)
 	}
-	res, err := lint.Run([]*catalog.Catalog{&changed}, lint.Options{Overrides: c.overrides, Region: c.Region})
+	res, err := lint.Run([]*catalog.Catalog{&changed}, lint.Options{Overrides: in.overrides, Region: in.region, KeepAnalyses: true})
 	if err != nil {
 		return err
 	}
 	for _, f := range res.Findings {
-		if ch := c.chartOf(f); ch != nil {
-			cs := c.chartState(ch.Meta.Name)
+		if ch := in.chartOf(f); ch != nil {
+			cs := b.out.record.chart(ch.Meta.Name)
 			cs.Findings = append(cs.Findings, savedFinding{Finding: f, Sev: f.Severity})
 		}
 	}
 	res.Findings = lint.Dedupe(append(res.Findings, kept...))
-	res.Charts = len(c.Charts)
-	c.Lint = res
+	res.Charts = len(in.charts)
+	b.out.lint = res
 	if len(res.Findings) > 0 {
-		if err := lint.Write(c.Log, res, c.lintFormat()); err != nil {
+		if err := lint.Write(in.Log, res, in.lintFormat()); err != nil {
 			return err
 		}
 	}
@@ -68,22 +70,22 @@ func lintCatalog(c *Context) error {
 	return nil
 }
 
-func (c *Context) lintFormat() string {
-	if c.LintFormat == "" {
+func (in *inputs) lintFormat() string {
+	if in.LintFormat == "" {
 		return "text"
 	}
-	return c.LintFormat
+	return in.LintFormat
 }
 
 // chartOf finds the chart a finding belongs to: the chart it names, else
 // the one whose directory holds its file.
-func (c *Context) chartOf(f lint.Finding) *Chart {
-	if ch := c.byName[f.Chart]; ch != nil && f.Chart != "" {
+func (in *inputs) chartOf(f lint.Finding) *Chart {
+	if ch := in.byName[f.Chart]; ch != nil && f.Chart != "" {
 		return ch
 	}
 	dir := filepath.Dir(f.File)
 	for dir != "." && dir != string(filepath.Separator) {
-		for _, ch := range c.Charts {
+		for _, ch := range in.charts {
 			if filepath.Clean(ch.Src.Dir) == dir {
 				return ch
 			}
@@ -99,30 +101,30 @@ func (c *Context) chartOf(f lint.Finding) *Chart {
 
 // lintKey hashes what findings depend on besides the chart itself: the
 // catalog's settings, the region and the extension key.
-func (c *Context) lintKey() (string, error) {
+func (in *inputs) lintKey() (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", formatVersion, c.ExtensionKey, c.Platform, c.Catalog.Dir)
-	if err := c.hashEnv(h); err != nil {
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", formatVersion, in.ExtensionKey, in.Platform, in.catalog.Dir)
+	if err := in.hashEnv(h); err != nil {
 		return "", err
 	}
-	if cfg := c.Catalog.Config; cfg != nil {
+	if cfg := in.catalog.Config; cfg != nil {
 		if err := hashFile(h, cfg.File); err != nil {
 			return "", err
 		}
 	}
-	if c.RegionFile != "" {
-		if err := hashFile(h, c.RegionFile); err != nil {
+	if in.RegionFile != "" {
+		if err := hashFile(h, in.RegionFile); err != nil {
 			return "", err
 		}
-		fmt.Fprintf(h, "%s\x00", c.RegionID)
+		fmt.Fprintf(h, "%s\x00", in.RegionID)
 	}
 	// The icons directory decides the chart-icon and symlink-outside
 	// rules: an icon edited to hold a script, or replaced by a link out of
 	// the catalog, must be linted again.
-	if entries, err := os.ReadDir(c.Catalog.IconsDir()); err == nil {
+	if entries, err := os.ReadDir(in.catalog.IconsDir()); err == nil {
 		for _, e := range entries {
 			fmt.Fprintf(h, "%s\x00", e.Name())
-			p := filepath.Join(c.Catalog.IconsDir(), e.Name())
+			p := filepath.Join(in.catalog.IconsDir(), e.Name())
 			if info, err := os.Lstat(p); err == nil {
 				fmt.Fprintf(h, "%v\x00%d\x00%d\x00", info.Mode(), info.Size(), info.ModTime().UnixNano())
 			}
@@ -140,8 +142,8 @@ func (c *Context) lintKey() (string, error) {
 // hashEnv hashes how the catalog's schemas are read: the extension key, the
 // platform and every registry schema, whose change changes every chart that
 // uses it (and adding one can make an unresolved name resolve).
-func (c *Context) hashEnv(w io.Writer) error {
-	env, err := c.env()
+func (in *inputs) hashEnv(w io.Writer) error {
+	env, err := in.env()
 	if err != nil {
 		return err
 	}

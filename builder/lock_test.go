@@ -46,7 +46,7 @@ func TestBuildWaitsForTheLock(t *testing.T) {
 	}
 	lock := filepath.Join(filepath.Dir(out), ".catalogist-lock-site")
 
-	_, err = Build(Options{Catalog: cat, Out: out, NoWait: true})
+	_, err = Build(t.Context(), Options{Catalog: cat, Out: out, NoWait: true})
 	var busy *BusyError
 	if !errors.As(err, &busy) || busy.PID != os.Getpid() || busy.Lock != lock {
 		t.Fatalf("want a BusyError naming pid %d and %s, got %#v", os.Getpid(), lock, err)
@@ -61,7 +61,7 @@ func TestBuildWaitsForTheLock(t *testing.T) {
 	log := &signalWriter{logged: make(chan struct{})}
 	done := make(chan error, 1)
 	go func() {
-		_, err := Build(Options{Catalog: cat, Out: out, Log: log})
+		_, err := Build(t.Context(), Options{Catalog: cat, Out: out, Log: log})
 		done <- err
 	}()
 	<-log.logged

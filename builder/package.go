@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,122 +12,100 @@ import (
 	"sync"
 
 	"github.com/Masterminds/semver/v3"
-	"github.com/catalogist/catalogist/chartrepo"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
+
+	"github.com/catalogist/catalogist/chartrepo"
 )
 
 // packageCharts makes <name>-<version>.tgz for every chart in the staging
 // directory, reusing the previous build's package when the chart's content
 // hash is unchanged. Charts are packaged in parallel, each after the catalog
 // charts it depends on; changed charts without dependencies were started
-// during discovery already (see packageEarly).
-func packageCharts(c *Context) error {
-	done := make(map[*Chart]chan struct{}, len(c.Charts))
-	for _, ch := range c.Charts {
-		done[ch] = make(chan struct{})
+// during discovery already (see startEarly).
+func packageCharts(ctx context.Context, b *build) error {
+	for _, ch := range b.in.charts {
+		b.startPackaging(ctx, ch)
 	}
-	errs := make([]error, len(c.Charts))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i, ch := range c.Charts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer close(done[ch])
-			if early := c.early[ch]; early != nil && <-early == nil {
-				return
-			}
-			for _, d := range ch.deps {
-				<-done[d]
-			}
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			if err := c.reuse(ch); err == nil {
-				return
-			}
-			if err := c.packageChart(ch); err != nil {
-				errs[i] = fmt.Errorf("%s: %w", ch.Src.Dir, err)
-			}
-		}()
+	errs := make([]error, len(b.in.charts))
+	for i, ch := range b.in.charts {
+		// Waited for to its end, not ctx's: a packaging stops once ctx
+		// ends, and its own error says where.
+		if _, err := ch.pkg.wait(); err != nil {
+			errs[i] = fmt.Errorf("%s: %w", ch.Src.Dir, err)
+		}
 	}
-	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// startPackaging starts a chart's packaging unless it is started already:
+// once the catalog charts it depends on are packaged (or failed to be),
+// its package is the previous build's when the chart has not changed since,
+// else a new one.
+func (b *build) startPackaging(ctx context.Context, ch *Chart) {
+	ch.pkg.start(b.work, func() (struct{}, error) {
+		for _, d := range ch.deps {
+			d.pkg.await(ctx)
+		}
+		// Discovery starts charts before the staging directory may be
+		// there.
+		if err := b.steps.await(ctx, "stage"); err != nil {
+			return struct{}{}, errors.New("no staging directory")
+		}
+		select {
+		case b.cpu <- struct{}{}:
+		case <-ctx.Done():
+			return struct{}{}, ctx.Err()
+		}
+		defer func() { <-b.cpu }()
+		if err := b.reuse(ch); err == nil {
+			return struct{}{}, nil
+		}
+		return struct{}{}, b.packageChart(ctx, ch)
+	})
+}
+
+// startEarly starts packaging, while discovery goes on, a chart without
+// dependencies it has just found changed: its hash is known already, and
+// nothing else of the catalog is needed.
+func (b *build) startEarly(ctx context.Context, ch *Chart) {
+	if prev := b.in.previous.Charts[ch.Meta.Name]; prev == nil || prev.File == "" || prev.Hash != ch.Hash {
+		b.startPackaging(ctx, ch)
+	}
 }
 
 // reuse links the previous build's package into the staging directory when
 // the chart has not changed since.
-func (c *Context) reuse(ch *Chart) error {
-	prev := c.previous.Charts[ch.Meta.Name]
+func (b *build) reuse(ch *Chart) error {
+	prev := b.in.previous.Charts[ch.Meta.Name]
 	if prev == nil || prev.Hash != ch.Hash || prev.File == "" {
 		return errors.New("changed")
 	}
-	if err := c.linkPrevious(prev.File); err != nil {
+	if err := b.linkPrevious(prev.File); err != nil {
 		return err
 	}
 	ch.File, ch.Digest, ch.Reused = prev.File, prev.Digest, true
 	return nil
 }
 
-// packageEarly starts packaging, while discovery goes on, a chart it has
-// just found changed, when the chart has no dependencies: its hash is then
-// known already, and nothing else of the catalog is needed. Packaging waits
-// for the staging directory; packageCharts takes the result, or packages
-// the chart again after a failure, to report it.
-func (c *Context) packageEarly(ch *Chart) {
-	if len(ch.Meta.Dependencies) > 0 || c.staged == nil {
-		return
-	}
-	if prev := c.previous.Charts[ch.Meta.Name]; prev != nil && prev.File != "" && prev.Hash == chartHash(ch.ownHash, nil) {
-		return
-	}
-	res := make(chan error, 1)
-	c.earlyMu.Lock()
-	if c.early == nil {
-		c.early = map[*Chart]chan error{}
-	}
-	c.early[ch] = res
-	c.earlyMu.Unlock()
-	c.earlyWG.Add(1)
-	go func() {
-		defer c.earlyWG.Done()
-		<-c.staged
-		c.packSem <- struct{}{}
-		defer func() { <-c.packSem }()
-		if c.tree == nil {
-			res <- errors.New("no staging directory")
-			return
-		}
-		hc, err := loader.LoadDir(ch.Src.Dir)
-		switch {
-		case err != nil:
-		case len(hc.Metadata.Dependencies) > 0:
-			err = errors.New("Chart.yaml changed since discovery")
-		default:
-			err = c.save(ch, hc)
-		}
-		res <- err
-	}()
-}
-
-func (c *Context) packageChart(ch *Chart) error {
-	hc, err := c.loadWithDependencies(ch)
+func (b *build) packageChart(ctx context.Context, ch *Chart) error {
+	hc, err := b.loadWithDependencies(ctx, ch)
 	if err != nil {
 		return err
 	}
-	return c.save(ch, hc)
+	return b.save(ch, hc)
 }
 
 // save writes a loaded chart's package into the staging directory.
-func (c *Context) save(ch *Chart, hc *chart.Chart) error {
-	hc.StampModTimes(c.Epoch)
+func (b *build) save(ch *Chart, hc *chart.Chart) error {
+	hc.StampModTimes(b.in.epoch)
 	// Save names the package so, and would write through a file there.
 	name := fmt.Sprintf("%s-%s.tgz", hc.Name(), hc.Metadata.Version)
-	if err := c.tree.clear(name); err != nil {
+	if err := b.stage.tree.clear(name); err != nil {
 		return err
 	}
-	path, err := chartutil.Save(hc, c.Stage)
+	path, err := chartutil.Save(hc, b.stage.dir)
 	if err != nil {
 		return fmt.Errorf("packaging: %w", err)
 	}
@@ -144,10 +123,15 @@ func (c *Context) save(ch *Chart, hc *chart.Chart) error {
 // loadWithDependencies loads a chart directory and adds the dependencies
 // Chart.yaml lists that are not vendored under charts/: catalog charts from
 // their sources, others from the dependency cache.
-func (c *Context) loadWithDependencies(ch *Chart) (*chart.Chart, error) {
+func (b *build) loadWithDependencies(ctx context.Context, ch *Chart) (*chart.Chart, error) {
 	hc, err := loader.LoadDir(ch.Src.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("loading chart: %w", err)
+	}
+	if len(ch.Meta.Dependencies) == 0 && len(hc.Metadata.Dependencies) > 0 {
+		// Packaged while discovery goes on (see startEarly), whose list
+		// of charts is not to be read yet.
+		return nil, fmt.Errorf("%s changed since the build started: build again", ch.Src.ChartFile)
 	}
 	vendored := map[string]bool{}
 	for _, d := range hc.Dependencies() {
@@ -158,8 +142,8 @@ func (c *Context) loadWithDependencies(ch *Chart) (*chart.Chart, error) {
 			continue
 		}
 		var sub *chart.Chart
-		if local, ok := c.localDependency(ch, d.Name, d.Repository); ok {
-			if sub, err = c.loadWithDependencies(local); err != nil {
+		if local, ok := b.in.localDependency(ch, d.Name, d.Repository); ok {
+			if sub, err = b.loadWithDependencies(ctx, local); err != nil {
 				return nil, fmt.Errorf("dependency %s: %w", d.Name, err)
 			}
 			if err := checkConstraint(d, sub.Metadata.Version); err != nil {
@@ -172,7 +156,7 @@ func (c *Context) loadWithDependencies(ch *Chart) (*chart.Chart, error) {
 			}
 		}
 		if sub == nil {
-			if sub, err = c.remoteDependency(ch, d); err != nil {
+			if sub, err = b.remoteDependency(ctx, ch, d); err != nil {
 				return nil, err
 			}
 		}

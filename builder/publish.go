@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // A build assembles the new output in a staging directory next to Out and
@@ -40,24 +43,35 @@ const (
 // stage creates the staging directory next to Out, on the same file system,
 // so that publishing is a rename. It is the previous output before last
 // when there is one to recycle.
-func stage(c *Context) error {
-	defer c.markStaged()
-	out, err := filepath.Abs(c.Out)
+func stage(_ context.Context, b *build) error {
+	s, err := makeStage(b.in.Out, b.work)
 	if err != nil {
-		return fmt.Errorf("output %s: %w", c.Out, err)
+		return err
+	}
+	b.stage = s
+	return nil
+}
+
+// makeStage makes the staging directory of a build into outDir, deleting
+// the leftovers it does not recycle on work.
+func makeStage(outDir string, work *errgroup.Group) (*staging, error) {
+	out, err := filepath.Abs(outDir)
+	if err != nil {
+		return nil, fmt.Errorf("output %s: %w", outDir, err)
 	}
 	if info, err := os.Stat(out); err == nil && !info.IsDir() {
-		return fmt.Errorf("output %s %w", c.Out, errNotDir)
+		return nil, fmt.Errorf("output %s %w", outDir, errNotDir)
 	}
 	parent, base := filepath.Dir(out), filepath.Base(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("output %s: %w", c.Out, err)
+		return nil, fmt.Errorf("output %s: %w", outDir, err)
 	}
 	// One leftover is recycled; the others are deleted while the build
 	// goes on.
+	var s *staging
 	var remove []string
 	for _, d := range staleDirs(parent, base) {
-		if c.Stage != "" {
+		if s != nil {
 			remove = append(remove, d)
 			continue
 		}
@@ -71,11 +85,11 @@ func stage(c *Context) error {
 			remove = append(remove, dir)
 			continue
 		}
-		c.Stage, c.tree = dir, tree
+		s = &staging{dir: dir, tree: tree}
 	}
-	c.removeInBackground(remove)
-	if c.Stage != "" {
-		return nil
+	removeInBackground(work, remove)
+	if s != nil {
+		return s, nil
 	}
 	// Named as staleDirs expects: a random number after the output's name.
 	for {
@@ -85,15 +99,14 @@ func stage(c *Context) error {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("staging directory: %w", err)
+			return nil, fmt.Errorf("staging directory: %w", err)
 		}
 		// Whatever the umask, the published output is readable.
 		if err := os.Chmod(dir, 0o755); err != nil {
 			os.Remove(dir)
-			return err
+			return nil, err
 		}
-		c.Stage, c.tree = dir, newStageTree(dir, out)
-		return nil
+		return &staging{dir: dir, tree: newStageTree(dir, out)}, nil
 	}
 }
 
@@ -126,74 +139,74 @@ func digits(s string) bool {
 	return s != ""
 }
 
-// removeInBackground deletes directories while the build goes on; cleanup
-// waits for it.
-func (c *Context) removeInBackground(dirs []string) {
+// removeInBackground deletes directories while the build goes on, which
+// ends once they are.
+func removeInBackground(work *errgroup.Group, dirs []string) {
 	if len(dirs) == 0 {
 		return
 	}
-	c.bg.Add(1)
-	go func() {
-		defer c.bg.Done()
+	work.Go(func() error {
 		for _, d := range dirs {
 			os.RemoveAll(d)
 		}
-	}()
+		return nil
+	})
 }
 
 // publish puts the staging directory in place of the output. On Linux the
 // two are exchanged atomically; elsewhere the old output is moved aside
 // first, leaving a moment without output but never a mixed one. The
 // previous output is then kept aside for the next build to recycle.
-func publish(c *Context) error {
-	out, err := filepath.Abs(c.Out)
+func publish(_ context.Context, b *build) error {
+	out, err := filepath.Abs(b.in.Out)
 	if err != nil {
 		return err
 	}
-	if err := c.writeFile(".nojekyll", nil); err != nil {
+	if err := b.writeFile(".nojekyll", nil); err != nil {
 		return err
 	}
 	// The digests of reused packages are read from the staging directory:
 	// once it is swapped, its path holds the previous output, so they must
 	// be done before.
-	c.hashWG.Wait()
-	if err := c.tree.sweep(); err != nil {
+	b.stagedDigests()
+	st := b.stage
+	if err := st.tree.sweep(); err != nil {
 		return fmt.Errorf("staging directory: %w", err)
 	}
-	if err := c.encodeState(); err != nil {
+	if err := b.encodeState(); err != nil {
 		return err
 	}
 	_, statErr := os.Stat(out)
 	switch {
 	case errors.Is(statErr, fs.ErrNotExist):
-		if err := os.Rename(c.Stage, out); err != nil {
-			return fmt.Errorf("publishing %s: %w", c.Out, err)
+		if err := os.Rename(st.dir, out); err != nil {
+			return fmt.Errorf("publishing %s: %w", b.in.Out, err)
 		}
-		c.Stage = ""
+		st.dir = ""
 	case statErr != nil:
-		return fmt.Errorf("output %s: %w", c.Out, statErr)
+		return fmt.Errorf("output %s: %w", b.in.Out, statErr)
 	default:
-		old := c.oldDir()
-		if err := exchange(c.Stage, out); err == nil {
-			// c.Stage now holds the previous output: set it aside, or
-			// let cleanup delete it.
-			if os.Rename(c.Stage, old) == nil {
-				c.Stage = ""
+		old := b.oldDir()
+		if err := exchange(st.dir, out); err == nil {
+			// The staging directory now holds the previous output: set
+			// it aside, or let cleanup delete it.
+			if os.Rename(st.dir, old) == nil {
+				st.dir = ""
 			}
 		} else {
-			if err := swap(c.Stage, out, old); err != nil {
+			if err := swap(st.dir, out, old); err != nil {
 				return err
 			}
-			c.Stage = ""
+			st.dir = ""
 		}
 	}
 	return nil
 }
 
 // oldDir is where the staging directory is set aside as a previous output.
-func (c *Context) oldDir() string {
-	out := absOr(c.Out)
-	return filepath.Join(filepath.Dir(out), oldPrefix+filepath.Base(out)+"-"+strings.TrimPrefix(filepath.Base(c.Stage), stagePrefix+filepath.Base(out)+"-"))
+func (b *build) oldDir() string {
+	out := absOr(b.in.Out)
+	return filepath.Join(filepath.Dir(out), oldPrefix+filepath.Base(out)+"-"+strings.TrimPrefix(filepath.Base(b.stage.dir), stagePrefix+filepath.Base(out)+"-"))
 }
 
 // swap replaces out with stage by two renames, moving out to old.

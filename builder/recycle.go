@@ -231,41 +231,41 @@ var errAltered = errors.New("not as the last build left it")
 // linkPrevious puts the current output's file rel (a slash path) into the
 // staging directory, provided it is as the last build left it, judging by
 // its size and time: a file deleted or altered since is made again.
-func (c *Context) linkPrevious(rel string) error {
-	if !c.previous.intact(c.Out, rel) {
+func (b *build) linkPrevious(rel string) error {
+	if !b.in.previous.intact(b.in.Out, rel) {
 		return errAltered
 	}
-	return c.linkCurrent(rel)
+	return b.linkCurrent(rel)
 }
 
 // linkCurrent puts the current output's file rel into the staging
 // directory: kept from the recycled tree, else hard-linked.
-func (c *Context) linkCurrent(rel string) error {
-	if c.tree.keep(rel) {
+func (b *build) linkCurrent(rel string) error {
+	if b.stage.tree.keep(rel) {
 		return nil
 	}
-	if err := c.tree.clear(rel); err != nil {
+	if err := b.stage.tree.clear(rel); err != nil {
 		return err
 	}
-	return linkOrCopy(filepath.Join(c.Out, filepath.FromSlash(rel)), filepath.Join(c.Stage, filepath.FromSlash(rel)))
+	return linkOrCopy(filepath.Join(b.in.Out, filepath.FromSlash(rel)), filepath.Join(b.stage.dir, filepath.FromSlash(rel)))
 }
 
 // writeFile writes a file the build generated into the staging directory.
 // When the current output holds the same bytes at the same place, its file
 // is linked instead: creating a file costs more than reading one.
-func (c *Context) writeFile(rel string, data []byte) error {
-	if c.samePrevious(rel, data) && c.linkCurrent(rel) == nil {
+func (b *build) writeFile(rel string, data []byte) error {
+	if b.samePrevious(rel, data) && b.linkCurrent(rel) == nil {
 		return nil
 	}
-	if err := c.tree.clear(rel); err != nil {
+	if err := b.stage.tree.clear(rel); err != nil {
 		return err
 	}
-	return createFile(filepath.Join(c.Stage, filepath.FromSlash(rel)), data)
+	return createFile(filepath.Join(b.stage.dir, filepath.FromSlash(rel)), data)
 }
 
 // samePrevious reports whether the current output's file rel holds data.
-func (c *Context) samePrevious(rel string, data []byte) bool {
-	p := filepath.Join(c.Out, filepath.FromSlash(rel))
+func (b *build) samePrevious(rel string, data []byte) bool {
+	p := filepath.Join(b.in.Out, filepath.FromSlash(rel))
 	info, err := os.Lstat(p)
 	if err != nil || !info.Mode().IsRegular() || info.Size() != int64(len(data)) {
 		return false

@@ -108,7 +108,7 @@ func TestRecycledStagingDirectory(t *testing.T) {
 	writeFile(t, filepath.Join(tpl, "chart.html"), "{{ .Broken ")
 	failing := opt
 	failing.Templates, failing.Log = tpl, &bytes.Buffer{}
-	if _, err := builder.Build(failing); err == nil || !strings.Contains(err.Error(), "chart.html") {
+	if _, err := builder.Build(t.Context(), failing); err == nil || !strings.Contains(err.Error(), "chart.html") {
 		t.Fatalf("want a template error, got %v", err)
 	}
 	sameListing(t, "after a failed build", before, listing(t, out))

@@ -2,6 +2,7 @@ package builder
 
 import (
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -16,10 +17,10 @@ import (
 	"strings"
 	"time"
 
-	"helm.sh/helm/v4/pkg/chart/common"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"sigs.k8s.io/yaml"
 
+	"github.com/catalogist/catalogist/analysis"
 	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/site"
@@ -31,60 +32,61 @@ import (
 // from it: rendering the options of large schemas is the costliest part of
 // an incremental build. So is the index page when what it shows is
 // unchanged, and icon files are examined again only when they changed.
-func renderSite(c *Context) error {
-	siteKey, err := c.siteKey()
+func renderSite(_ context.Context, b *build) error {
+	in := b.in
+	siteKey, err := in.siteKey()
 	if err != nil {
 		return err
 	}
-	c.nextState().SiteKey = siteKey
-	if err := c.tree.mkdirAll("charts"); err != nil {
+	b.out.record.update(func(next *state) { next.SiteKey = siteKey })
+	if err := b.stage.tree.mkdirAll("charts"); err != nil {
 		return err
 	}
 	// Icons, keys and links are file system work: done in parallel.
-	icons := make([]catalog.Icon, len(c.Charts))
-	keys := make([]string, len(c.Charts))
-	reused := make([]bool, len(c.Charts))
-	parallel(len(c.Charts), func(i int) {
-		ch := c.Charts[i]
-		icons[i] = c.Catalog.ResolveIcon(ch.Meta.Name, ch.Meta.Icon)
+	icons := make([]catalog.Icon, len(in.charts))
+	keys := make([]string, len(in.charts))
+	reused := make([]bool, len(in.charts))
+	parallel(len(in.charts), func(i int) {
+		ch := in.charts[i]
+		icons[i] = in.catalog.ResolveIcon(ch.Meta.Name, ch.Meta.Icon)
 		iconName, err := "", error(nil)
 		if icons[i].File != "" {
-			iconName, err = c.iconCopy(icons[i].File)
+			iconName, err = b.iconCopy(icons[i].File)
 		}
 		if err != nil {
 			// The site reports it.
 			return
 		}
-		keys[i] = c.pageKey(ch, siteKey, iconName)
-		prev := c.previous.Charts[ch.Meta.Name]
+		keys[i] = b.pageKey(ch, siteKey, iconName)
+		prev := in.previous.Charts[ch.Meta.Name]
 		if prev == nil || prev.PageKey != keys[i] || keys[i] == "" {
 			return
 		}
-		reused[i] = c.linkPrevious("charts/"+ch.Meta.Name+"/index.html") == nil
+		reused[i] = b.linkPrevious("charts/"+ch.Meta.Name+"/index.html") == nil
 	})
 	kept := map[string]bool{}
-	for i, ch := range c.Charts {
-		c.chartState(ch.Meta.Name).PageKey = keys[i]
+	for i, ch := range in.charts {
+		b.out.record.chart(ch.Meta.Name).PageKey = keys[i]
 		kept[ch.Meta.Name] = reused[i]
 	}
-	cat, err := c.siteCatalog(kept, icons)
+	cat, err := b.siteCatalog(kept, icons)
 	if err != nil {
 		return err
 	}
 	opt := site.Options{
-		Templates: c.Templates,
+		Templates: in.Templates,
 		KeepPage:  func(sc *site.Chart) bool { return kept[sc.Name] },
 		// The index page shows no digest: a change to a chart often leaves
 		// it as it was.
 		KeepIndex: func(key string) bool {
 			key = hashStrings(siteKey, key)
-			c.nextState().IndexPage = key
-			return c.previous.IndexPage == key && c.linkPrevious("index.html") == nil
+			b.out.record.update(func(next *state) { next.IndexPage = key })
+			return in.previous.IndexPage == key && b.linkPrevious("index.html") == nil
 		},
-		Icon:      c.iconCopy,
-		WriteFile: c.writeFile,
+		Icon:      b.iconCopy,
+		WriteFile: b.writeFile,
 	}
-	if err := site.Render(c.Stage, cat, opt); err != nil {
+	if err := site.Render(b.stage.dir, cat, opt); err != nil {
 		return fmt.Errorf("site: %w", err)
 	}
 	return nil
@@ -93,27 +95,23 @@ func renderSite(c *Context) error {
 // siteKey hashes what every page depends on besides its chart: the
 // templates, the catalog's settings, the region, how schemas are read (the
 // platform and its schema registry) and the published address. It is
-// worked out once: reading the pages and rendering them both need it.
-func (c *Context) siteKey() (string, error) {
-	c.siteKeyOnce.Do(func() { c.siteKeyVal, c.siteKeyErr = c.computeSiteKey() })
-	return c.siteKeyVal, c.siteKeyErr
-}
-
-func (c *Context) computeSiteKey() (string, error) {
+// worked out once (inputs.siteKey): reading the pages and rendering them
+// both need it.
+func (in *inputs) computeSiteKey() (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00", formatVersion, siteVersion(), c.RepoURL, c.ExtensionKey, c.RegionID)
-	if err := c.hashEnv(h); err != nil {
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00", formatVersion, siteVersion(), in.repoURL, in.ExtensionKey, in.RegionID)
+	if err := in.hashEnv(h); err != nil {
 		return "", err
 	}
 	if err := hashFS(h, templates.FS); err != nil {
 		return "", err
 	}
-	if c.Templates != "" {
-		if err := hashFS(h, os.DirFS(c.Templates)); err != nil {
-			return "", fmt.Errorf("templates %s: %w", c.Templates, err)
+	if in.Templates != "" {
+		if err := hashFS(h, os.DirFS(in.Templates)); err != nil {
+			return "", fmt.Errorf("templates %s: %w", in.Templates, err)
 		}
 	}
-	for _, f := range []string{c.RegionFile, c.configFile()} {
+	for _, f := range []string{in.RegionFile, in.configFile()} {
 		if f != "" {
 			if err := hashFile(h, f); err != nil {
 				return "", err
@@ -135,20 +133,20 @@ func hashStrings(s ...string) string {
 
 // pageKey hashes what a chart's page shows: the chart, its icon (whose
 // copy's name hashes its content) and its published versions.
-func (c *Context) pageKey(ch *Chart, siteKey, iconName string) string {
+func (b *build) pageKey(ch *Chart, siteKey, iconName string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", siteKey, ch.Hash, iconName)
-	for _, cv := range c.Index.Entries[ch.Meta.Name] {
+	for _, cv := range b.out.index.Entries[ch.Meta.Name] {
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", cv.Version, cv.Created.UTC().Format(time.RFC3339Nano), cv.Digest, strings.Join(cv.URLs, " "))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (c *Context) configFile() string {
-	if c.Catalog.Config == nil {
+func (in *inputs) configFile() string {
+	if in.catalog.Config == nil {
 		return ""
 	}
-	return c.Catalog.Config.File
+	return in.catalog.Config.File
 }
 
 // hashFS hashes the names and contents of a file tree.
@@ -187,16 +185,17 @@ func siteVersion() string {
 // siteCatalog gathers what the pages show: the catalog's settings, each
 // chart's metadata, README and computed form, and every version the index
 // publishes.
-func (c *Context) siteCatalog(kept map[string]bool, icons []catalog.Icon) (*site.Catalog, error) {
-	cat := &site.Catalog{Name: filepath.Base(absOr(c.Catalog.Dir)), RepoURL: c.RepoURL}
-	if cfg := c.Catalog.Config; cfg != nil {
+func (b *build) siteCatalog(kept map[string]bool, icons []catalog.Icon) (*site.Catalog, error) {
+	in := b.in
+	cat := &site.Catalog{Name: filepath.Base(absOr(in.catalog.Dir)), RepoURL: in.repoURL}
+	if cfg := in.catalog.Config; cfg != nil {
 		cat.Name = cmp.Or(cfg.Name, cat.Name)
 		cat.Title, cat.Description, cat.Source = cfg.Title, cfg.Description, cfg.Source
 	}
 	cat.Title = cmp.Or(cat.Title, cat.Name)
-	root := c.sourceRoot()
-	for i, ch := range c.Charts {
-		sc, err := c.siteChart(ch, icons[i], root, !kept[ch.Meta.Name])
+	root := in.sourceRoot()
+	for i, ch := range in.charts {
+		sc, err := b.siteChart(ch, icons[i], root, !kept[ch.Meta.Name])
 		if err != nil {
 			return nil, err
 		}
@@ -207,14 +206,14 @@ func (c *Context) siteCatalog(kept map[string]bool, icons []catalog.Icon) (*site
 
 // siteChart gathers one chart's data; the README and the form, which only
 // its own page shows, are read when withPage.
-func (c *Context) siteChart(ch *Chart, icon catalog.Icon, root string, withPage bool) (*site.Chart, error) {
+func (b *build) siteChart(ch *Chart, icon catalog.Icon, root string, withPage bool) (*site.Chart, error) {
 	md := ch.Meta
 	sc := &site.Chart{
 		Name: md.Name, Description: md.Description, Keywords: md.Keywords,
 		Home: md.Home, Sources: md.Sources, AppVersion: md.AppVersion, Deprecated: md.Deprecated,
 		Library: isLibrary(md),
 	}
-	env, err := c.env()
+	env, err := b.in.env()
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +227,7 @@ func (c *Context) siteChart(ch *Chart, icon catalog.Icon, root string, withPage 
 	if rel, err := filepath.Rel(root, absOr(ch.Src.Dir)); err == nil && !strings.HasPrefix(rel, "..") {
 		sc.SourcePath = filepath.ToSlash(rel)
 	}
-	for _, cv := range c.Index.Entries[md.Name] {
+	for _, cv := range b.out.index.Entries[md.Name] {
 		sc.Versions = append(sc.Versions, site.Version{
 			Version: cv.Version, AppVersion: cv.AppVersion, Created: cv.Created,
 			Digest: cv.Digest, URL: firstURL(cv.URLs),
@@ -237,9 +236,9 @@ func (c *Context) siteChart(ch *Chart, icon catalog.Icon, root string, withPage 
 	if !withPage {
 		return sc, nil
 	}
-	p := c.pages[ch]
+	p := b.out.pages[ch]
 	if p == nil {
-		p = c.readPage(ch)
+		p = b.in.readPage(ch, nil)
 	}
 	if p.err != nil {
 		return nil, p.err
@@ -262,22 +261,27 @@ type pageSources struct {
 // whose pages are to be rendered again: those whose content changed, and
 // every one when what all pages depend on changed (a registry schema, the
 // platform, the region, the templates).
-func readPages(c *Context) error {
-	siteKey, err := c.siteKey()
+func readPages(_ context.Context, b *build) error {
+	in := b.in
+	siteKey, err := in.siteKey()
 	if err != nil {
 		return err
 	}
 	var changed []*Chart
-	for _, ch := range c.Charts {
-		if prev := c.previous.Charts[ch.Meta.Name]; prev == nil || prev.Hash != ch.Hash || prev.PageKey == "" || c.previous.SiteKey != siteKey {
+	for _, ch := range in.charts {
+		if prev := in.previous.Charts[ch.Meta.Name]; prev == nil || prev.Hash != ch.Hash || prev.PageKey == "" || in.previous.SiteKey != siteKey {
 			changed = append(changed, ch)
 		}
 	}
 	pages := make([]*pageSources, len(changed))
-	parallel(len(changed), func(i int) { pages[i] = c.readPage(changed[i]) })
-	c.pages = make(map[*Chart]*pageSources, len(changed))
+	var analyses map[*catalog.Chart]*analysis.Chart
+	if b.out.lint != nil {
+		analyses = b.out.lint.Analyses
+	}
+	parallel(len(changed), func(i int) { pages[i] = in.readPage(changed[i], analyses) })
+	b.out.pages = make(map[*Chart]*pageSources, len(changed))
 	for i, ch := range changed {
-		c.pages[ch] = pages[i]
+		b.out.pages[ch] = pages[i]
 	}
 	return nil
 }
@@ -285,13 +289,14 @@ func readPages(c *Context) error {
 // readPage reads what a chart's page shows besides its metadata: the
 // README, the changes and, for a chart that can be launched, the form the
 // platform shows, from the schema as the platform's API serves it (registry
-// schemas in place of the properties that name them).
-func (c *Context) readPage(ch *Chart) *pageSources {
+// schemas in place of the properties that name them). A chart this build
+// linted is not read again: its analysis is among analyses.
+func (in *inputs) readPage(ch *Chart, analyses map[*catalog.Chart]*analysis.Chart) *pageSources {
 	p := &pageSources{changes: changes(ch.Meta)}
 	for _, name := range []string{"README.md", "readme.md", "README"} {
 		// Discovery refused the charts with links leading out; checked
 		// again where the page reads it, as for every file a page shows.
-		file, err := c.Catalog.Contain(filepath.Join(ch.Src.Dir, name))
+		file, err := in.catalog.Contain(filepath.Join(ch.Src.Dir, name))
 		if err != nil {
 			var esc *catalog.EscapeError
 			if errors.As(err, &esc) {
@@ -309,47 +314,26 @@ func (c *Context) readPage(ch *Chart) *pageSources {
 	if ch.Src.SchemaFile == "" || isLibrary(ch.Meta) {
 		return p
 	}
-	env, err := c.env()
-	if err != nil {
-		p.err = err
-		return p
-	}
-	if _, err := c.Catalog.Contain(ch.Src.SchemaFile); err != nil {
-		p.err = err
-		return p
-	}
-	s, err := schema.LoadEnv(ch.Src.SchemaFile, env)
-	if err != nil {
-		p.err = fmt.Errorf("%s: %w", ch.Src.SchemaFile, err)
-		return p
-	}
-	var readErr error
-	p.schema = s
-	p.form = schema.ComputeLazy(s, schema.CatalogContext(nil, c.Region, c.Catalog), func() any {
-		if ch.Src.ValuesFile == "" {
-			return nil
-		}
-		file, err := c.Catalog.Contain(ch.Src.ValuesFile)
+	// The page shows the form as a user without a profile sees it, from
+	// the chart as lint analysed it when this build linted it.
+	ctx := schema.CatalogContext(nil, in.region, in.catalog)
+	a := analyses[ch.Src]
+	if a == nil {
+		env, err := in.env()
 		if err != nil {
-			readErr = err
-			return nil
+			p.err = err
+			return p
 		}
-		data, err := os.ReadFile(file)
-		if err != nil {
-			readErr = fmt.Errorf("reading values: %w", err)
-			return nil
+		if a, err = analysis.Load(in.catalog, ch.Src, env, ctx); err != nil {
+			p.err = err
+			return p
 		}
-		// A file the platform's reader refuses is read as Helm reads it
-		// (lint reports it); one that neither reads gives no values.
-		if m, err := schema.ParseValuesYAML(data, ch.Src.ValuesFile); err == nil {
-			return m
-		}
-		if v, err := common.ReadValues(data); err == nil {
-			return v.AsMap()
-		}
-		return nil
-	})
-	p.err = readErr
+	}
+	if a.SchemaErr != nil {
+		p.err = fmt.Errorf("%s: %w", ch.Src.SchemaFile, a.SchemaErr)
+		return p
+	}
+	p.schema, p.form = a.Schema, a.FormIn(ctx)
 	return p
 }
 
@@ -399,8 +383,8 @@ func changes(md *chart.Metadata) []site.Change {
 // sourceRoot is the root of the catalog's repository, which contribute
 // links are relative to: the nearest ancestor holding .git, else the
 // catalog directory.
-func (c *Context) sourceRoot() string {
-	dir := absOr(c.Catalog.Dir)
+func (in *inputs) sourceRoot() string {
+	dir := absOr(in.catalog.Dir)
 	for d := dir; ; {
 		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
 			return d

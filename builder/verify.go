@@ -2,6 +2,7 @@ package builder
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -23,60 +24,59 @@ import (
 // swap, so that checking costs an incremental build little hashing at the
 // end.
 
-// stagedDigest is the sha256 of a staged package, ready once done is
-// closed.
-type stagedDigest struct {
-	done   chan struct{}
-	digest string
-}
-
 // stagedPackage records the digest of a package staged at rel.
-func (c *Context) stagedPackage(rel, digest string) {
-	d := &stagedDigest{done: make(chan struct{}), digest: digest}
-	close(d.done)
-	c.digests.Store(rel, d)
+func (b *build) stagedPackage(rel, digest string) {
+	f := newFuture[string]()
+	f.set(digest, nil)
+	b.out.digests.Store(rel, f)
 }
 
 // hashStaged computes, alongside the build, the digest of a package staged
 // at rel.
-func (c *Context) hashStaged(rel string) {
-	d := &stagedDigest{done: make(chan struct{})}
-	c.digests.Store(rel, d)
-	p := filepath.Join(c.Stage, filepath.FromSlash(rel))
-	c.hashWG.Add(1)
-	go func() {
-		defer c.hashWG.Done()
-		defer close(d.done)
-		c.packSem <- struct{}{}
-		defer func() { <-c.packSem }()
-		d.digest = chartrepo.FileDigest(p)
-	}()
+func (b *build) hashStaged(rel string) {
+	f := newFuture[string]()
+	b.out.digests.Store(rel, f)
+	p := filepath.Join(b.stage.dir, filepath.FromSlash(rel))
+	f.start(b.work, func() (string, error) {
+		b.cpu <- struct{}{}
+		defer func() { <-b.cpu }()
+		return chartrepo.FileDigest(p), nil
+	})
+}
+
+// stagedDigests waits for the digests being computed.
+func (b *build) stagedDigests() {
+	b.out.digests.Range(func(_, v any) bool {
+		v.(*future[string]).wait()
+		return true
+	})
 }
 
 // verifyPublished checks the output publish put in place, and then records
 // the build's state.
-func verifyPublished(c *Context) error {
-	out, err := filepath.Abs(c.Out)
+func verifyPublished(_ context.Context, b *build) error {
+	out, err := filepath.Abs(b.in.Out)
 	if err != nil {
 		return err
 	}
-	if err := c.verifyOutput(out); err != nil {
+	if err := b.verifyOutput(out); err != nil {
 		// What the state would say of this output is not so: the next
 		// build starts cold.
-		os.Remove(statePath(c.Out))
-		return fmt.Errorf("the output %s is in place but is not what this build assembled: %w; did another program change it? Build again", c.Out, err)
+		os.Remove(statePath(b.in.Out))
+		return fmt.Errorf("the output %s is in place but is not what this build assembled: %w; did another program change it? Build again", b.in.Out, err)
 	}
-	c.writeState()
+	b.writeState()
 	return nil
 }
 
 // verifyOutput checks the output once it is in place.
-func (c *Context) verifyOutput(out string) error {
-	files := c.tree.fileList()
+func (b *build) verifyOutput(out string) error {
+	files := b.stage.tree.fileList()
+	recorded := b.out.record.next.Files
 	errs := make([]error, len(files))
 	parallel(len(files), func(i int) {
 		rel := files[i]
-		want := c.next.Files[rel]
+		want := recorded[rel]
 		info, err := os.Lstat(filepath.Join(out, filepath.FromSlash(rel)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -94,13 +94,13 @@ func (c *Context) verifyOutput(out string) error {
 	if err != nil {
 		return err
 	}
-	if !bytes.Equal(data, c.indexData) {
+	if !bytes.Equal(data, b.out.indexData) {
 		return fmt.Errorf("%s differs from the one written", IndexFile)
 	}
 	type pkg struct{ rel, digest, what string }
 	var pkgs []pkg
-	for _, name := range slices.Sorted(maps.Keys(c.Index.Entries)) {
-		for _, cv := range c.Index.Entries[name] {
+	for _, name := range slices.Sorted(maps.Keys(b.out.index.Entries)) {
+		for _, cv := range b.out.index.Entries[name] {
 			if len(cv.URLs) == 0 {
 				return fmt.Errorf("%s %s has no URL", cv.Name, cv.Version)
 			}
@@ -116,15 +116,13 @@ func (c *Context) verifyOutput(out string) error {
 	errs = make([]error, len(pkgs))
 	parallel(len(pkgs), func(i int) {
 		p := pkgs[i]
-		if _, staged := c.next.Files[p.rel]; !staged {
+		if _, staged := recorded[p.rel]; !staged {
 			errs[i] = fmt.Errorf("the package of %s, %s, is not in the output", p.what, p.rel)
 			return
 		}
 		digest := ""
-		if v, ok := c.digests.Load(p.rel); ok {
-			d := v.(*stagedDigest)
-			<-d.done
-			digest = d.digest
+		if v, ok := b.out.digests.Load(p.rel); ok {
+			digest, _ = v.(*future[string]).wait()
 		} else {
 			digest = chartrepo.FileDigest(filepath.Join(out, filepath.FromSlash(p.rel)))
 		}

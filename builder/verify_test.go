@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,19 +10,24 @@ import (
 )
 
 // meddle runs the pipeline with a step that damages the output between
-// publish and verify, as another program could.
-func meddle(t *testing.T, damage func(out string)) {
+// publish and verify, as another program could, until the function it
+// returns is called.
+func meddle(t *testing.T, damage func(out string)) (restore func()) {
 	t.Helper()
-	saved := Pipeline
-	t.Cleanup(func() { Pipeline = saved })
-	i := slices.IndexFunc(saved, func(s Step) bool { return s.Name == "verify" })
+	saved := pipeline
+	restore = func() { pipeline = saved }
+	t.Cleanup(restore)
+	i := slices.IndexFunc(saved, func(s step) bool { return s.name == "verify" })
 	if i < 0 {
 		t.Fatal("no verify step")
 	}
-	Pipeline = slices.Insert(slices.Clone(saved), i, Step{Name: "meddle", Run: func(c *Context) error {
-		damage(c.Out)
+	pipeline = slices.Clone(saved)
+	pipeline[i].needs = []string{"meddle"}
+	pipeline = slices.Insert(pipeline, i, step{name: "meddle", needs: []string{"publish"}, run: func(_ context.Context, b *build) error {
+		damage(b.in.Out)
 		return nil
 	}})
+	return restore
 }
 
 // A build whose output is damaged once in place fails, and the next one
@@ -54,19 +60,19 @@ func TestVerifyCatchesADamagedOutput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "site")
-			if _, err := Build(Options{Catalog: cat, Out: out}); err != nil {
+			if _, err := Build(t.Context(), Options{Catalog: cat, Out: out}); err != nil {
 				t.Fatal(err)
 			}
-			meddle(t, tc.damage)
-			_, err := Build(Options{Catalog: cat, Out: out})
+			restore := meddle(t, tc.damage)
+			_, err := Build(t.Context(), Options{Catalog: cat, Out: out})
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "is in place but is not what this build assembled") {
 				t.Fatalf("want an error saying %q, got %v", tc.want, err)
 			}
 			if _, err := os.Stat(statePath(out)); !os.IsNotExist(err) {
 				t.Errorf("the state of a damaged output is kept: %v", err)
 			}
-			Pipeline = slices.DeleteFunc(slices.Clone(Pipeline), func(s Step) bool { return s.Name == "meddle" })
-			res, err := Build(Options{Catalog: cat, Out: out})
+			restore()
+			res, err := Build(t.Context(), Options{Catalog: cat, Out: out})
 			if err != nil {
 				t.Fatalf("the next build: %v", err)
 			}

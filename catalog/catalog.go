@@ -12,8 +12,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/region"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // ConfigFile is the name of a catalog's settings file.
@@ -39,7 +39,7 @@ type Config struct {
 	SchemaRegistry []string
 	// Lint holds the lint: section, nil when absent.
 	Lint *LintConfig
-	Root *doc.Node
+	Root *srcpos.Node
 }
 
 // Catalog is a directory of charts.
@@ -279,16 +279,16 @@ var settings = []string{"name", "title", "description", "source", "baseURL", "ex
 
 // ParseConfig reads a catalog.yaml.
 func ParseConfig(data []byte) (*Config, error) {
-	root, err := doc.ParseYAML(data)
+	root, err := srcpos.ParseYAML(data)
 	if err != nil {
 		return nil, err
 	}
 	cfg := &Config{Root: root}
-	if root.Kind == doc.Null {
+	if root.Kind == srcpos.Null {
 		return cfg, nil
 	}
-	if root.Kind != doc.Object {
-		return nil, &doc.Error{Pos: root.Pos, Msg: "catalog.yaml must be a mapping"}
+	if root.Kind != srcpos.Object {
+		return nil, &srcpos.Error{Pos: root.Pos, Msg: "catalog.yaml must be a mapping"}
 	}
 	for _, m := range root.Members {
 		var dst *string
@@ -338,13 +338,13 @@ func ParseConfig(data []byte) (*Config, error) {
 		default:
 			return nil, unknownKey(m, "unknown setting %q", settings)
 		}
-		if m.Kind != doc.String {
-			return nil, &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a string", m.Key)}
+		if m.Kind != srcpos.String {
+			return nil, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a string", m.Key)}
 		}
 		*dst = m.Text
 	}
 	if cfg.ExtensionKey != "" && !strings.HasPrefix(cfg.ExtensionKey, "x-") {
-		return nil, &doc.Error{Pos: root.Get("extensionKey").Pos, Msg: fmt.Sprintf("extensionKey %q must start with x-", cfg.ExtensionKey)}
+		return nil, &srcpos.Error{Pos: root.Get("extensionKey").Pos, Msg: fmt.Sprintf("extensionKey %q must start with x-", cfg.ExtensionKey)}
 	}
 	return cfg, nil
 }
@@ -363,5 +363,5 @@ func (c *Catalog) checkIconsDir(cfg *Config) error {
 		// are checked when read.
 		return nil
 	}
-	return &doc.Error{Pos: cfg.Root.Get("iconsDir").Pos, Msg: fmt.Sprintf("iconsDir %q: %s", cfg.IconsDir, esc.Problem())}
+	return &srcpos.Error{Pos: cfg.Root.Get("iconsDir").Pos, Msg: fmt.Sprintf("iconsDir %q: %s", cfg.IconsDir, esc.Problem())}
 }

@@ -5,7 +5,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 	"github.com/catalogist/catalogist/suggest"
 )
 
@@ -33,7 +33,7 @@ type LintConfig struct {
 	Rules []RuleLevel
 	// Ignore holds the ignore entries, in the order written.
 	Ignore []Ignore
-	Node   *doc.Node
+	Node   *srcpos.Node
 }
 
 // RuleLevel is one entry of lint.rules.
@@ -41,7 +41,7 @@ type RuleLevel struct {
 	Rule  string
 	Level Level
 	// Node is the entry's value; its KeyPos is where the rule is named.
-	Node *doc.Node
+	Node *srcpos.Node
 }
 
 // Ignore is one entry of lint.ignore. A finding is ignored when it matches
@@ -51,26 +51,26 @@ type RuleLevel struct {
 type Ignore struct {
 	// Rule is "" when the entry names no rule; RuleNode is then nil.
 	Rule     string
-	RuleNode *doc.Node
+	RuleNode *srcpos.Node
 	Charts   []string
 	Option   string
-	Node     *doc.Node
+	Node     *srcpos.Node
 }
 
 // unknownKey reports a mapping key that is not among known, with the
 // closest known one when it looks like a typo. format holds one %q, the
 // key.
-func unknownKey(m *doc.Node, format string, known []string) error {
+func unknownKey(m *srcpos.Node, format string, known []string) error {
 	msg := fmt.Sprintf(format+" (known: %s)", m.Key, strings.Join(known, ", "))
 	if s := suggest.Closest(m.Key, known); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
-	return &doc.Error{Pos: m.KeyPos, Msg: msg}
+	return &srcpos.Error{Pos: m.KeyPos, Msg: msg}
 }
 
-func readPlatform(n *doc.Node) (string, error) {
-	if n.Kind != doc.String {
-		return "", &doc.Error{Pos: n.Pos, Msg: fmt.Sprintf("platform must be a name: write platform: %s", strings.Join(Platforms, " or platform: "))}
+func readPlatform(n *srcpos.Node) (string, error) {
+	if n.Kind != srcpos.String {
+		return "", &srcpos.Error{Pos: n.Pos, Msg: fmt.Sprintf("platform must be a name: write platform: %s", strings.Join(Platforms, " or platform: "))}
 	}
 	for _, p := range Platforms {
 		if n.Text == p {
@@ -81,42 +81,42 @@ func readPlatform(n *doc.Node) (string, error) {
 	if s := suggest.Closest(n.Text, Platforms); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
-	return "", &doc.Error{Pos: n.Pos, Msg: msg}
+	return "", &srcpos.Error{Pos: n.Pos, Msg: msg}
 }
 
 // readSchemaRegistry accepts one directory or a list, so that the common
 // case of a single registry needs no brackets.
-func readSchemaRegistry(n *doc.Node) ([]string, error) {
+func readSchemaRegistry(n *srcpos.Node) ([]string, error) {
 	const shape = "schemaRegistry must be a directory or a list of directories, relative to the catalog: write schemaRegistry: schemas or schemaRegistry: [schemas, ../shared-schemas]"
 	switch n.Kind {
-	case doc.Null:
+	case srcpos.Null:
 		return nil, nil
-	case doc.String:
+	case srcpos.String:
 		if n.Text == "" {
-			return nil, &doc.Error{Pos: n.Pos, Msg: shape}
+			return nil, &srcpos.Error{Pos: n.Pos, Msg: shape}
 		}
 		return []string{n.Text}, nil
-	case doc.Array:
+	case srcpos.Array:
 		var dirs []string
 		for _, it := range n.Items {
-			if it.Kind != doc.String || it.Text == "" {
-				return nil, &doc.Error{Pos: it.Pos, Msg: "each schemaRegistry entry must be a directory, relative to the catalog, such as schemas"}
+			if it.Kind != srcpos.String || it.Text == "" {
+				return nil, &srcpos.Error{Pos: it.Pos, Msg: "each schemaRegistry entry must be a directory, relative to the catalog, such as schemas"}
 			}
 			dirs = append(dirs, it.Text)
 		}
 		return dirs, nil
 	}
-	return nil, &doc.Error{Pos: n.Pos, Msg: shape}
+	return nil, &srcpos.Error{Pos: n.Pos, Msg: shape}
 }
 
-func readLintConfig(n *doc.Node) (*LintConfig, error) {
+func readLintConfig(n *srcpos.Node) (*LintConfig, error) {
 	l := &LintConfig{Node: n}
 	// A section whose entries are all commented out is empty, not wrong.
-	if n.Kind == doc.Null {
+	if n.Kind == srcpos.Null {
 		return l, nil
 	}
-	if n.Kind != doc.Object {
-		return nil, &doc.Error{Pos: n.Pos, Msg: "lint must be a mapping with rules and ignore, for example lint: {rules: {slider-grid: off}}"}
+	if n.Kind != srcpos.Object {
+		return nil, &srcpos.Error{Pos: n.Pos, Msg: "lint must be a mapping with rules and ignore, for example lint: {rules: {slider-grid: off}}"}
 	}
 	for _, m := range n.Members {
 		var err error
@@ -135,29 +135,29 @@ func readLintConfig(n *doc.Node) (*LintConfig, error) {
 	return l, nil
 }
 
-func readRuleLevels(n *doc.Node) ([]RuleLevel, error) {
-	if n.Kind == doc.Null {
+func readRuleLevels(n *srcpos.Node) ([]RuleLevel, error) {
+	if n.Kind == srcpos.Null {
 		return nil, nil
 	}
-	if n.Kind != doc.Object {
-		return nil, &doc.Error{Pos: n.Pos, Msg: "lint.rules must map rule names to off, warning or error, for example rules: {slider-grid: off, context-path: error}"}
+	if n.Kind != srcpos.Object {
+		return nil, &srcpos.Error{Pos: n.Pos, Msg: "lint.rules must map rule names to off, warning or error, for example rules: {slider-grid: off, context-path: error}"}
 	}
 	var out []RuleLevel
-	seen := map[string]*doc.Node{}
+	seen := map[string]*srcpos.Node{}
 	for _, m := range n.Members {
 		if prev := seen[m.Key]; prev != nil {
-			return nil, &doc.Error{Pos: m.KeyPos, Msg: fmt.Sprintf("rule %s is set twice in lint.rules (first at line %d): keep one", m.Key, prev.KeyPos.Line)}
+			return nil, &srcpos.Error{Pos: m.KeyPos, Msg: fmt.Sprintf("rule %s is set twice in lint.rules (first at line %d): keep one", m.Key, prev.KeyPos.Line)}
 		}
 		seen[m.Key] = m
 		lv := Level(m.Text)
-		if m.Kind != doc.String || !validLevel(lv) {
+		if m.Kind != srcpos.String || !validLevel(lv) {
 			shown := m.Text
-			if m.Kind == doc.String {
+			if m.Kind == srcpos.String {
 				shown = fmt.Sprintf("%q", m.Text)
-			} else if m.Kind != doc.Bool && m.Kind != doc.Number {
+			} else if m.Kind != srcpos.Bool && m.Kind != srcpos.Number {
 				shown = m.Kind.WithArticle()
 			}
-			return nil, &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("lint.rules.%s is %s: write off, warning or error", m.Key, shown)}
+			return nil, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("lint.rules.%s is %s: write off, warning or error", m.Key, shown)}
 		}
 		out = append(out, RuleLevel{Rule: m.Key, Level: lv, Node: m})
 	}
@@ -173,12 +173,12 @@ func validLevel(l Level) bool {
 	return false
 }
 
-func readIgnores(n *doc.Node) ([]Ignore, error) {
-	if n.Kind == doc.Null {
+func readIgnores(n *srcpos.Node) ([]Ignore, error) {
+	if n.Kind == srcpos.Null {
 		return nil, nil
 	}
-	if n.Kind != doc.Array {
-		return nil, &doc.Error{Pos: n.Pos, Msg: "lint.ignore must be a list of entries with rule, charts and option, for example ignore: [{rule: slider-grid, charts: [jupyter-*]}]"}
+	if n.Kind != srcpos.Array {
+		return nil, &srcpos.Error{Pos: n.Pos, Msg: "lint.ignore must be a list of entries with rule, charts and option, for example ignore: [{rule: slider-grid, charts: [jupyter-*]}]"}
 	}
 	var out []Ignore
 	for _, it := range n.Items {
@@ -191,23 +191,23 @@ func readIgnores(n *doc.Node) ([]Ignore, error) {
 	return out, nil
 }
 
-func readIgnore(n *doc.Node) (Ignore, error) {
+func readIgnore(n *srcpos.Node) (Ignore, error) {
 	ig := Ignore{Node: n}
-	if n.Kind != doc.Object || len(n.Members) == 0 {
+	if n.Kind != srcpos.Object || len(n.Members) == 0 {
 		// An entry without fields would match every finding: surely not
 		// what was meant.
-		return ig, &doc.Error{Pos: n.Pos, Msg: "a lint.ignore entry needs at least one of rule, charts and option, for example {rule: slider-grid, charts: [jupyter-*], option: resources/*}"}
+		return ig, &srcpos.Error{Pos: n.Pos, Msg: "a lint.ignore entry needs at least one of rule, charts and option, for example {rule: slider-grid, charts: [jupyter-*], option: resources/*}"}
 	}
 	for _, m := range n.Members {
 		switch m.Key {
 		case "rule":
-			if m.Kind != doc.String || m.Text == "" {
-				return ig, &doc.Error{Pos: m.Pos, Msg: "rule must be a rule's name, as catalogist lint --rules lists them"}
+			if m.Kind != srcpos.String || m.Text == "" {
+				return ig, &srcpos.Error{Pos: m.Pos, Msg: "rule must be a rule's name, as catalogist lint --rules lists them"}
 			}
 			ig.Rule, ig.RuleNode = m.Text, m
 		case "charts":
-			if m.Kind != doc.Array || len(m.Items) == 0 {
-				return ig, &doc.Error{Pos: m.Pos, Msg: "charts must be a list of chart name globs, for example charts: [jupyter-*, rstudio]"}
+			if m.Kind != srcpos.Array || len(m.Items) == 0 {
+				return ig, &srcpos.Error{Pos: m.Pos, Msg: "charts must be a list of chart name globs, for example charts: [jupyter-*, rstudio]"}
 			}
 			for _, c := range m.Items {
 				if err := checkGlob(c, "chart glob"); err != nil {
@@ -220,7 +220,7 @@ func readIgnore(n *doc.Node) (Ignore, error) {
 				return ig, err
 			}
 			if strings.HasPrefix(m.Text, "/") {
-				return ig, &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("option paths have no leading slash: write option: %s", strings.TrimLeft(m.Text, "/"))}
+				return ig, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("option paths have no leading slash: write option: %s", strings.TrimLeft(m.Text, "/"))}
 			}
 			ig.Option = m.Text
 		default:
@@ -232,12 +232,12 @@ func readIgnore(n *doc.Node) (Ignore, error) {
 
 // checkGlob refuses what path.Match would refuse, so that a malformed glob
 // is reported where it is written instead of silently matching nothing.
-func checkGlob(n *doc.Node, what string) error {
-	if n.Kind != doc.String || n.Text == "" {
-		return &doc.Error{Pos: n.Pos, Msg: fmt.Sprintf("%s must be a non-empty string such as jupyter-* or resources/limits/*", what)}
+func checkGlob(n *srcpos.Node, what string) error {
+	if n.Kind != srcpos.String || n.Text == "" {
+		return &srcpos.Error{Pos: n.Pos, Msg: fmt.Sprintf("%s must be a non-empty string such as jupyter-* or resources/limits/*", what)}
 	}
 	if _, err := path.Match(n.Text, ""); err != nil {
-		return &doc.Error{Pos: n.Pos, Msg: fmt.Sprintf("%s %q is malformed (%v): use * and ? for any characters but /, [a-z] for a class, \\ to escape", what, n.Text, err)}
+		return &srcpos.Error{Pos: n.Pos, Msg: fmt.Sprintf("%s %q is malformed (%v): use * and ? for any characters but /, [a-z] for a class, \\ to escape", what, n.Text, err)}
 	}
 	return nil
 }

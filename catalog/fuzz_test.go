@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // FuzzParseConfig reads arbitrary catalog.yaml documents: no panic, and a
@@ -26,7 +26,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := ParseConfig(data)
 		if err != nil {
-			var de *doc.Error
+			var de *srcpos.Error
 			if !errors.As(err, &de) || !de.Pos.IsValid() {
 				t.Fatalf("refusal without a position: %v", err)
 			}

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/region"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // SlidersAnnotation is the index.yaml annotation that publishes a catalog's
@@ -44,7 +44,7 @@ func DecodeSliders(value string) (map[string]*region.Slider, error) {
 	if value == "" {
 		return map[string]*region.Slider{}, nil
 	}
-	root, err := doc.ParseJSON([]byte(value))
+	root, err := srcpos.ParseJSON([]byte(value))
 	if err != nil {
 		return nil, fmt.Errorf("annotation %s:%w", SlidersAnnotation, err)
 	}

@@ -84,9 +84,6 @@ func New(opt Options) (*Client, error) {
 	return &Client{http: &http.Client{Transport: tr, Timeout: timeout}, cacheDir: opt.CacheDir}, nil
 }
 
-// Default is a client with no TLS settings and no index cache.
-var Default, _ = New(Options{})
-
 // get asks for u with extra request headers. On 200 the response's body is
 // left open for the caller to stream; a 304 answer is returned with its
 // body closed and no error; any other answer is a *StatusError.
@@ -326,16 +323,22 @@ func SameDigest(a, b string) bool { return a != "" && NormalDigest(a) == NormalD
 
 // FileDigest is the sha256 of a file, or "" when it cannot be read.
 func FileDigest(p string) string {
+	d, _ := ReadDigest(p)
+	return d
+}
+
+// ReadDigest is the sha256 of a file, as lower-case hex.
+func ReadDigest(p string) (string, error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return ""
+		return "", fmt.Errorf("hashing: %w", err)
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return ""
+		return "", fmt.Errorf("hashing %s: %w", p, err)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // ResolveURL resolves a URL an index gives against the index's base URL.

@@ -19,6 +19,16 @@ import (
 
 const indexBody = "apiVersion: v1\nentries: {}\n"
 
+// plainClient is a client without TLS settings nor index cache.
+func plainClient(t *testing.T) *Client {
+	t.Helper()
+	c, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // server serves index.yaml with an ETag and counts full and 304 answers.
 func server(t *testing.T, body *atomic.Value) (*httptest.Server, *atomic.Int32, *atomic.Int32) {
 	var full, notModified atomic.Int32
@@ -87,7 +97,7 @@ func TestIndexWithoutCacheFailsOffline(t *testing.T) {
 	srv, _, _ := server(t, &body)
 	url := srv.URL + "/repo"
 	srv.Close()
-	if _, err := Default.Index(context.Background(), url); err == nil || !strings.Contains(err.Error(), "fetching "+url+"/index.yaml") {
+	if _, err := plainClient(t).Index(t.Context(), url); err == nil || !strings.Contains(err.Error(), "fetching "+url+"/index.yaml") {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -96,7 +106,7 @@ func TestIndex404(t *testing.T) {
 	var body atomic.Value
 	body.Store(indexBody)
 	srv, _, _ := server(t, &body)
-	_, err := Default.Index(context.Background(), srv.URL+"/elsewhere")
+	_, err := plainClient(t).Index(t.Context(), srv.URL+"/elsewhere")
 	if err == nil || !strings.Contains(err.Error(), "404") {
 		t.Fatalf("got %v", err)
 	}
@@ -108,7 +118,7 @@ func TestLocalIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, loc := range []string{dir, filepath.Join(dir, IndexFile), "file://" + dir} {
-		ix, err := Default.Index(context.Background(), loc)
+		ix, err := plainClient(t).Index(t.Context(), loc)
 		if err != nil {
 			t.Fatalf("%s: %v", loc, err)
 		}
@@ -116,7 +126,7 @@ func TestLocalIndex(t *testing.T) {
 			t.Fatalf("%s: base %q data %q", loc, ix.Base, ix.Data)
 		}
 	}
-	if _, err := Default.Index(context.Background(), filepath.Join(dir, "missing")); err == nil {
+	if _, err := plainClient(t).Index(t.Context(), filepath.Join(dir, "missing")); err == nil {
 		t.Fatal("a missing directory gave no error")
 	}
 }
@@ -131,14 +141,21 @@ func TestDownloadVerifies(t *testing.T) {
 	sum := sha256.Sum256(data)
 	good := "sha256:" + hex.EncodeToString(sum[:])
 	dst := filepath.Join(dir, "cache", "a.tgz")
-	if err := Default.Download(context.Background(), "file://"+src, dst, good); err != nil {
+	if err := plainClient(t).Download(t.Context(), "file://"+src, dst, good); err != nil {
 		t.Fatal(err)
 	}
 	if FileDigest(dst) != NormalDigest(good) {
 		t.Fatal("downloaded file differs")
 	}
+	if d, err := ReadDigest(dst); err != nil || d != NormalDigest(good) {
+		t.Fatalf("ReadDigest: %s, %v", d, err)
+	}
+	missing := filepath.Join(dir, "missing.tgz")
+	if d, err := ReadDigest(missing); err == nil || !strings.Contains(err.Error(), missing) || FileDigest(missing) != "" {
+		t.Fatalf("a missing file: %q, %v", d, err)
+	}
 	bad := strings.Repeat("0", 64)
-	err := Default.Download(context.Background(), "file://"+src, filepath.Join(dir, "cache", "b.tgz"), bad)
+	err := plainClient(t).Download(t.Context(), "file://"+src, filepath.Join(dir, "cache", "b.tgz"), bad)
 	var de *DigestError
 	if !errors.As(err, &de) || de.Want != bad || de.Got != NormalDigest(good) {
 		t.Fatalf("got %v", err)
@@ -146,7 +163,7 @@ func TestDownloadVerifies(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "cache", "b.tgz")); !os.IsNotExist(err) {
 		t.Fatal("a refused download was written")
 	}
-	if err := Default.Download(context.Background(), "file://"+src, filepath.Join(dir, "c.tgz"), ""); err == nil || !strings.Contains(err.Error(), "no digest") {
+	if err := plainClient(t).Download(t.Context(), "file://"+src, filepath.Join(dir, "c.tgz"), ""); err == nil || !strings.Contains(err.Error(), "no digest") {
 		t.Fatalf("no digest: %v", err)
 	}
 }
@@ -160,7 +177,7 @@ func TestRedactHidesUserInfo(t *testing.T) {
 	body.Store(indexBody)
 	srv, _, _ := server(t, &body)
 	u := strings.Replace(srv.URL, "http://", "http://ada:s3cret@", 1) + "/nothing"
-	_, err := Default.Index(context.Background(), u)
+	_, err := plainClient(t).Index(t.Context(), u)
 	if err == nil || strings.Contains(err.Error(), "s3cret") {
 		t.Fatalf("error %v", err)
 	}

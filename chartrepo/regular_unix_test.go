@@ -3,7 +3,6 @@
 package chartrepo
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,7 +26,7 @@ func TestOnlyRegularFilesAreRead(t *testing.T) {
 		"file://" + dir:           "a directory, not a regular file",
 		"file://" + dir + "/none": "no such file",
 	} {
-		err := Default.Cache(context.Background(), src, filepath.Join(cache, "p.tgz"), digestOf(nil))
+		err := plainClient(t).Cache(t.Context(), src, filepath.Join(cache, "p.tgz"), digestOf(nil))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", src, err, want)
 		}
@@ -40,7 +39,7 @@ func TestOnlyRegularFilesAreRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, loc := range []string{filepath.Join(dir, "repo"), "/dev/zero"} {
-		if _, err := Default.Index(context.Background(), loc); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		if _, err := plainClient(t).Index(t.Context(), loc); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 			t.Errorf("index %s: %v", loc, err)
 		}
 	}

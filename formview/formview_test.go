@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 func describe(t *testing.T, src string, data map[string]any, reg *region.Region) *schema.Description {
 	t.Helper()
-	root, err := doc.ParseJSON([]byte(src))
+	root, err := srcpos.ParseJSON([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

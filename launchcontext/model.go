@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 	"github.com/catalogist/catalogist/suggest"
 )
 
@@ -130,23 +130,23 @@ func (m *Model) add(p string) {
 // AddDocument registers every path of a YAML or JSON document: nested keys
 // become dotted paths, and a key may itself be a dotted path. A leaf that is
 // an empty object accepts any key below it.
-func (m *Model) AddDocument(root *doc.Node) {
-	var walk func(prefix string, n *doc.Node)
-	walk = func(prefix string, n *doc.Node) {
+func (m *Model) AddDocument(root *srcpos.Node) {
+	var walk func(prefix string, n *srcpos.Node)
+	walk = func(prefix string, n *srcpos.Node) {
 		switch {
-		case n.Kind == doc.Object && len(n.Members) > 0:
+		case n.Kind == srcpos.Object && len(n.Members) > 0:
 			for _, c := range n.Members {
 				walk(join(prefix, c.Key), c)
 			}
-		case n.Kind == doc.Object:
+		case n.Kind == srcpos.Object:
 			m.add(prefix + ".*")
-		case n.Kind == doc.Array:
+		case n.Kind == srcpos.Array:
 			m.add(prefix + "[].*")
 		default:
 			m.add(prefix)
 		}
 	}
-	if root != nil && root.Kind == doc.Object {
+	if root != nil && root.Kind == srcpos.Object {
 		walk("", root)
 	}
 }
@@ -163,16 +163,16 @@ func (m *Model) LoadFile(path string) error {
 
 // ReadFile reads a context file: a YAML or JSON mapping whose keys are
 // context paths.
-func ReadFile(path string) (*doc.Node, error) {
+func ReadFile(path string) (*srcpos.Node, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading context file: %w", err)
 	}
-	root, err := doc.ParseYAML(data)
+	root, err := srcpos.ParseYAML(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", path, err)
 	}
-	if root.Kind != doc.Object {
+	if root.Kind != srcpos.Object {
 		return nil, fmt.Errorf("%s:%d:%d: a context file is a mapping whose keys are context paths", path, root.Pos.Line, root.Pos.Col)
 	}
 	return root, nil

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 func TestModelCheck(t *testing.T) {
@@ -152,7 +152,7 @@ git:
 `
 
 func TestModelAddDocument(t *testing.T) {
-	root, err := doc.ParseYAML([]byte(extraContext))
+	root, err := srcpos.ParseYAML([]byte(extraContext))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestModelAddDocument(t *testing.T) {
 	// Documents that are not mappings add nothing.
 	m2 := NewModel("onyxia")
 	for _, src := range []string{"- a\n", "just text\n", ""} {
-		n, err := doc.ParseYAML([]byte(src))
+		n, err := srcpos.ParseYAML([]byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,12 +25,35 @@ const (
 	LabelVersion = "catalogist.dev/chart-version"
 )
 
+// Configuration is what the actions need of the cluster. It is built
+// once, by NewConfiguration from a kubeconfig or by a test from fakes, and
+// injected into each action, as Helm's action.Configuration is.
+type Configuration struct {
+	// Namespace is the namespace of an action that names none.
+	Namespace string
+	// Server names the cluster's API server in messages.
+	Server string
+	// KubeClient returns a Kubernetes client, failing clearly when the
+	// cluster cannot be reached.
+	KubeClient func(ctx context.Context) (kubernetes.Interface, error)
+	// HelmConfig returns Helm's action configuration for a namespace; empty
+	// means every namespace.
+	HelmConfig func(namespace string) (*action.Configuration, error)
+}
+
 // Kube says which cluster to talk to.
 type Kube struct {
 	// Kubeconfig is a path; empty means $KUBECONFIG or ~/.kube/config.
 	Kubeconfig string
 	// Context is a kubeconfig context; empty means the current one.
 	Context string
+}
+
+// NewConfiguration configures the actions for the cluster of a
+// kubeconfig. Nothing is asked of the cluster until an action runs, so a
+// dry run needs none.
+func NewConfiguration(k Kube) *Configuration {
+	return &Configuration{Namespace: k.namespace(), Server: k.server(), KubeClient: k.clientset, HelmConfig: k.helmConfig}
 }
 
 func (k Kube) flags(namespace string) *genericclioptions.ConfigFlags {
@@ -43,8 +66,8 @@ func (k Kube) flags(namespace string) *genericclioptions.ConfigFlags {
 	return f
 }
 
-// Namespace is the namespace of the kubeconfig's context, or "default".
-func (k Kube) Namespace() string {
+// namespace is the namespace of the kubeconfig's context, or "default".
+func (k Kube) namespace() string {
 	ns, _, err := k.flags("").ToRawKubeConfigLoader().Namespace()
 	if err != nil || ns == "" {
 		return "default"
@@ -79,7 +102,7 @@ func (k Kube) clientset(ctx context.Context) (kubernetes.Interface, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster %s: %w", cfg.Host, err)
 	}
-	if _, err := cs.Discovery().ServerVersion(); err != nil {
+	if _, err := cs.DiscoveryClient.ServerVersionWithContext(ctx); err != nil {
 		return nil, fmt.Errorf("cannot reach the cluster at %s: %w; check that it is running and that KUBECONFIG (or --kubeconfig) points at it", cfg.Host, err)
 	}
 	return cs, nil

@@ -2,7 +2,8 @@
 // computing their values as the platform does: the form from the chart's
 // schema, the user's profile and the region, checked against the region's
 // bounds before anything is installed. Actions follow Helm's pkg/action:
-// one struct per user action, configured, then Run.
+// one struct per user action, made from a shared *Configuration (which says
+// how to reach the cluster), set, then Run.
 package launcher
 
 import (
@@ -25,7 +26,7 @@ import (
 
 // Launch installs one chart of a catalog.
 type Launch struct {
-	Kube     Kube
+	cfg      *Configuration
 	Resolver Resolver
 	Source   *Source
 	// Version is an exact version or a SemVer constraint; empty means the
@@ -34,8 +35,8 @@ type Launch struct {
 	// Name is the release name; empty means the chart's name and a short
 	// random suffix.
 	Name string
-	// Namespace empty means the kubeconfig context's; it is created when
-	// missing.
+	// Namespace empty means the configuration's (the kubeconfig
+	// context's); it is created when missing.
 	Namespace string
 	// Profile is the launch context document (user, project, git, vault,
 	// s3, s3_array, region, k8s, ...).
@@ -76,94 +77,126 @@ type Result struct {
 	Secrets *secret.Set
 }
 
+// NewLaunch returns a launch configured for a cluster.
+func NewLaunch(cfg *Configuration) *Launch { return &Launch{cfg: cfg} }
+
 // Run resolves the chart, computes and checks its values, and installs it.
 // A chart whose form the platform would not open stops the launch with a
 // *FormError, and values the region or schema does not allow with a
 // *ProblemsError, before anything is created.
 func (l *Launch) Run(ctx context.Context) (*Result, error) {
 	res := &Result{Secrets: InputSecrets(Inputs{Profile: l.Profile, Set: l.Set, SetString: l.SetString, SetJSON: l.SetJSON})}
-	rs, err := l.Resolver.Resolve(ctx, l.Source, l.Version)
+	rs, err := l.resolve(ctx)
 	if err != nil {
 		return res, err
 	}
 	res.Resolved = rs
-	ext := l.Source.Catalog.ExtensionKey
-	vals, err := ComputeValues(rs.Chart, Inputs{
-		Profile: l.Profile, Region: l.Region, ExtensionKey: ext,
-		Platform: cmp.Or(l.Platform, l.Source.Catalog.Platform), Registry: l.Registry,
-		CatalogSliders: rs.Sliders, CatalogSource: rs.IndexURL,
-		ValueFiles: l.ValueFiles, Set: l.Set, SetString: l.SetString, SetJSON: l.SetJSON})
+	vals, err := l.values(rs)
 	if err != nil {
 		return res, err
 	}
 	res.Values, res.Secrets = vals, vals.Secrets
-	res.Name = l.Name
-	if res.Name == "" {
-		res.Name = generatedName(rs.Chart.Name())
+	// A refusal names the release too: its values are printed under it.
+	res.Name = cmp.Or(l.Name, generatedName(rs.Chart.Name()))
+	res.Namespace = cmp.Or(l.Namespace, l.cfg.Namespace)
+	if err := refusal(rs, vals); err != nil {
+		return res, err
 	}
-	res.Namespace = l.Namespace
-	if res.Namespace == "" {
-		res.Namespace = l.Kube.Namespace()
-	}
+	return res, l.install(ctx, res)
+}
+
+// resolve picks the chart's version in its catalog and loads its verified
+// package.
+func (l *Launch) resolve(ctx context.Context) (*Resolved, error) {
+	return l.Resolver.Resolve(ctx, l.Source, l.Version)
+}
+
+// values computes the launch's values from its inputs and the catalog's
+// settings.
+func (l *Launch) values(rs *Resolved) (*Values, error) {
+	return ComputeValues(rs.Chart, Inputs{
+		Profile: l.Profile, Region: l.Region, ExtensionKey: l.Source.Catalog.ExtensionKey,
+		Platform: cmp.Or(l.Platform, l.Source.Catalog.Platform), Registry: l.Registry,
+		CatalogSliders: rs.Sliders, CatalogSource: rs.IndexURL,
+		ValueFiles: l.ValueFiles, Set: l.Set, SetString: l.SetString, SetJSON: l.SetJSON})
+}
+
+// refusal is why the platform would not launch the chart with these
+// values, or nil.
+func refusal(rs *Resolved, vals *Values) error {
 	chartName := fmt.Sprintf("%s %s", rs.Chart.Name(), rs.Version.Version)
 	if len(vals.Unopenable) > 0 {
-		return res, &FormError{Chart: chartName, Platform: vals.Schema.Platform.Name, Failures: vals.Unopenable, Problems: vals.Problems}
+		return &FormError{Chart: chartName, Platform: vals.Schema.Platform.Name, Failures: vals.Unopenable, Problems: vals.Problems}
 	}
 	if len(vals.Problems) > 0 {
-		return res, &ProblemsError{Chart: chartName, Problems: vals.Problems}
+		return &ProblemsError{Chart: chartName, Problems: vals.Problems}
 	}
+	return nil
+}
 
-	var cfg *action.Configuration
-	var server string
-	install := func() *action.Install {
-		in := action.NewInstall(cfg)
-		in.ReleaseName, in.Namespace = res.Name, res.Namespace
-		in.WaitStrategy = kube.HookOnlyStrategy
-		in.Timeout = l.Timeout
-		if in.Timeout == 0 {
-			in.Timeout = 5 * time.Minute
-		}
-		in.Labels = releaseLabels(l.Source, rs)
-		in.Description = fmt.Sprintf("launched by catalogist from %s", where(l.Source))
-		return in
+// install installs the chart with its values as the release res names, or
+// renders it without a cluster on a dry run, and records the outcome in
+// res.
+func (l *Launch) install(ctx context.Context, res *Result) error {
+	in, err := l.newInstall(ctx, res)
+	if err != nil {
+		return err
 	}
-	var in *action.Install
-	if l.DryRun {
-		cfg = action.NewConfiguration()
-		in = install()
-		in.DryRunStrategy = action.DryRunClient
-	} else {
-		server = l.Kube.server()
-		cs, err := l.Kube.clientset(ctx)
-		if err != nil {
-			return res, err
-		}
-		exists, err := namespaceExists(ctx, cs, res.Namespace)
-		if err != nil {
-			return res, explain(err, res.Name, res.Namespace, server)
-		}
-		if cfg, err = l.Kube.helmConfig(res.Namespace); err != nil {
-			return res, err
-		}
-		in = install()
-		in.CreateNamespace = !exists
-	}
-	r, err := in.RunWithContext(ctx, rs.Chart, vals.Overrides)
+	r, err := in.RunWithContext(ctx, res.Resolved.Chart, res.Values.Overrides)
 	if err != nil {
 		// Helm's errors may quote rendered values: a template's fail
 		// message, a manifest line that does not parse.
-		return res, vals.Secrets.Err(explain(fmt.Errorf("installing %s: %w", res.Name, err), res.Name, res.Namespace, server))
+		return res.Secrets.Err(explain(fmt.Errorf("installing %s: %w", res.Name, err), res.Name, res.Namespace, l.cfg.Server))
 	}
 	rel, ok := r.(*release.Release)
 	if !ok {
-		return res, fmt.Errorf("installing %s: Helm returned a release of type %T", res.Name, r)
+		return fmt.Errorf("installing %s: Helm returned a release of type %T", res.Name, r)
 	}
 	res.Manifest, res.Notes = rel.Manifest, rel.Info.Notes
 	res.Status = rel.Info.Status.String()
 	if l.DryRun {
 		res.Status = "dry run"
 	}
-	return res, nil
+	return nil
+}
+
+// newInstall configures Helm's install: on a dry run with no cluster at
+// all, else for the cluster, creating the namespace when it is missing.
+func (l *Launch) newInstall(ctx context.Context, res *Result) (*action.Install, error) {
+	if l.DryRun {
+		in := l.configure(action.NewInstall(action.NewConfiguration()), res)
+		in.DryRunStrategy = action.DryRunClient
+		return in, nil
+	}
+	cs, err := l.cfg.KubeClient(ctx)
+	if err != nil {
+		return nil, err
+	}
+	exists, err := namespaceExists(ctx, cs, res.Namespace)
+	if err != nil {
+		return nil, explain(err, res.Name, res.Namespace, l.cfg.Server)
+	}
+	cfg, err := l.cfg.HelmConfig(res.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	in := l.configure(action.NewInstall(cfg), res)
+	in.CreateNamespace = !exists
+	return in, nil
+}
+
+// configure sets what every install of a launch has: its release, labels
+// and timeout.
+func (l *Launch) configure(in *action.Install, res *Result) *action.Install {
+	in.ReleaseName, in.Namespace = res.Name, res.Namespace
+	in.WaitStrategy = kube.HookOnlyStrategy
+	in.Timeout = l.Timeout
+	if in.Timeout == 0 {
+		in.Timeout = 5 * time.Minute
+	}
+	in.Labels = releaseLabels(l.Source, res.Resolved)
+	in.Description = fmt.Sprintf("launched by catalogist from %s", where(l.Source))
+	return in
 }
 
 // releaseLabels records where a release comes from.

@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,8 +19,9 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/catalogs"
+	"github.com/catalogist/catalogist/catalogsfile"
 	"github.com/catalogist/catalogist/internal/kubetest"
+	"github.com/catalogist/catalogist/internal/repotest"
 	"github.com/catalogist/catalogist/launcher"
 	"github.com/catalogist/catalogist/region"
 )
@@ -76,7 +75,7 @@ func built(t *testing.T) string {
 		if builtErr != nil {
 			return
 		}
-		_, builtErr = builder.Build(builder.Options{
+		_, builtErr = builder.Build(context.Background(), builder.Options{
 			Catalog: "../examples/ide", Out: filepath.Join(builtDir, "out"),
 			CacheDir: filepath.Join(builtDir, "cache"), Log: &bytes.Buffer{},
 		})
@@ -85,14 +84,6 @@ func built(t *testing.T) string {
 		t.Fatal(builtErr)
 	}
 	return filepath.Join(builtDir, "out")
-}
-
-// serve serves a directory on loopback.
-func serve(t *testing.T, dir string) string {
-	t.Helper()
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	t.Cleanup(srv.Close)
-	return srv.URL
 }
 
 func examples(t *testing.T) (map[string]any, *region.Region) {
@@ -109,10 +100,16 @@ func examples(t *testing.T) (map[string]any, *region.Region) {
 }
 
 // newLaunch prepares a launch of ide/vscode-python from the served catalog,
-// with the example profile and region, into the test cluster as admin.
+// with the example profile and region, into the cluster of $KUBECONFIG.
 func newLaunch(t *testing.T, url string) *launcher.Launch {
 	t.Helper()
-	file, err := catalogs.Parse([]byte(fmt.Sprintf("- {id: ide, location: %q}\n", url)))
+	return launchWith(t, url, launcher.NewConfiguration(launcher.Kube{}))
+}
+
+// launchWith prepares the launch of newLaunch with a configuration.
+func launchWith(t *testing.T, url string, cfg *launcher.Configuration) *launcher.Launch {
+	t.Helper()
+	file, err := catalogsfile.Parse([]byte(fmt.Sprintf("- {id: ide, location: %q}\n", url)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,27 +118,27 @@ func newLaunch(t *testing.T, url string) *launcher.Launch {
 		t.Fatal(err)
 	}
 	profile, reg := examples(t)
-	return &launcher.Launch{
-		Source: src, Profile: profile, Region: reg,
-		Resolver: launcher.Resolver{CacheDir: t.TempDir()},
-		Timeout:  time.Minute,
-	}
+	l := launcher.NewLaunch(cfg)
+	l.Source, l.Profile, l.Region = src, profile, reg
+	l.Resolver = launcher.Resolver{CacheDir: t.TempDir()}
+	l.Timeout = time.Minute
+	return l
 }
 
 // clusterLaunch prepares a launch into the test cluster as admin, in a new
-// namespace named after prefix that does not exist yet, and returns an
-// admin client to read back what it creates.
-func clusterLaunch(t *testing.T, prefix string) (*launcher.Launch, kubernetes.Interface) {
+// namespace named after prefix that does not exist yet, and returns the
+// configuration and an admin client to read back what it creates.
+func clusterLaunch(t *testing.T, prefix string) (*launcher.Launch, *launcher.Configuration, kubernetes.Interface) {
 	t.Helper()
 	c := testCluster(t)
-	l := newLaunch(t, serve(t, built(t)))
-	l.Kube = launcher.Kube{Kubeconfig: c.Kubeconfig, Context: kubetest.Admin}
+	cfg := launcher.NewConfiguration(launcher.Kube{Kubeconfig: c.Kubeconfig, Context: kubetest.Admin})
+	l := launchWith(t, repotest.Serve(t, built(t)).URL, cfg)
 	l.Namespace = fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano()%1e9)
-	return l, c.Client(t, kubetest.Admin)
+	return l, cfg, c.Client(t, kubetest.Admin)
 }
 
 func TestDryRunNeedsNoCluster(t *testing.T) {
-	url := serve(t, built(t))
+	url := repotest.Serve(t, built(t)).URL
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
 	l := newLaunch(t, url)
 	l.DryRun = true
@@ -174,7 +171,7 @@ func TestDryRunNeedsNoCluster(t *testing.T) {
 }
 
 func TestLaunchListUninstall(t *testing.T) {
-	l, cs := clusterLaunch(t, "launch") // its namespace does not exist: the launch creates it
+	l, cfg, cs := clusterLaunch(t, "launch") // its namespace does not exist: the launch creates it
 	url, ns := l.Source.Catalog.Location, l.Namespace
 	l.Set = []string{"resources.requests.cpu=500m"}
 	res, err := l.Run(context.Background())
@@ -213,31 +210,35 @@ func TestLaunchListUninstall(t *testing.T) {
 	}
 
 	// The same name again is refused clearly.
-	again := newLaunch(t, url)
-	again.Kube, again.Namespace, again.Name = l.Kube, ns, res.Name
+	again := launchWith(t, url, cfg)
+	again.Namespace, again.Name = ns, res.Name
 	if _, err := again.Run(ctx); err == nil || !strings.Contains(err.Error(), "already exists in namespace") {
 		t.Errorf("second launch under the same name: %v", err)
 	}
 
-	rels, err := (&launcher.List{Kube: l.Kube, Namespace: ns}).Run(ctx)
+	list := launcher.NewList(cfg)
+	list.Namespace = ns
+	rels, err := list.Run(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rels) != 1 || rels[0].Name != res.Name || rels[0].Catalog != "ide" || rels[0].Chart != "vscode-python" || rels[0].Status != "deployed" || rels[0].Version != res.Resolved.Version.Version {
 		t.Fatalf("list: %+v", rels)
 	}
-	all, err := (&launcher.List{Kube: l.Kube}).Run(ctx)
+	all, err := launcher.NewList(cfg).Run(ctx)
 	if err != nil || !containsRelease(all, res.Name, ns) {
 		t.Fatalf("list in every namespace: %+v %v", all, err)
 	}
 
-	if err := (&launcher.Uninstall{Kube: l.Kube, Namespace: ns, Name: res.Name}).Run(ctx); err != nil {
+	un := launcher.NewUninstall(cfg)
+	un.Namespace, un.Name = ns, res.Name
+	if err := un.Run(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := cs.AppsV1().Deployments(ns).Get(ctx, deps.Items[0].Name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("deployment after uninstall: %v", err)
 	}
-	if rels, err := (&launcher.List{Kube: l.Kube, Namespace: ns}).Run(ctx); err != nil || len(rels) != 0 {
+	if rels, err := list.Run(ctx); err != nil || len(rels) != 0 {
 		t.Errorf("list after uninstall: %+v %v", rels, err)
 	}
 }
@@ -252,7 +253,7 @@ func containsRelease(rs []launcher.Release, name, ns string) bool {
 }
 
 func TestOutOfBoundsRefusedNothingCreated(t *testing.T) {
-	l, cs := clusterLaunch(t, "refused")
+	l, _, cs := clusterLaunch(t, "refused")
 	ns := l.Namespace
 	l.Set = []string{"resources.limits.cpu=20000m", "resources.limits.memory=4G"}
 	_, err := l.Run(context.Background())
@@ -277,10 +278,9 @@ func TestOutOfBoundsRefusedNothingCreated(t *testing.T) {
 
 func TestForbiddenNamespace(t *testing.T) {
 	c := testCluster(t)
-	url := serve(t, built(t))
+	url := repotest.Serve(t, built(t)).URL
 	ns := c.NewNamespace(t)
-	l := newLaunch(t, url)
-	l.Kube = launcher.Kube{Kubeconfig: c.Kubeconfig, Context: kubetest.Restricted}
+	l := launchWith(t, url, launcher.NewConfiguration(launcher.Kube{Kubeconfig: c.Kubeconfig, Context: kubetest.Restricted}))
 	l.Namespace = ns
 	_, err := l.Run(context.Background())
 	if !launcher.IsForbidden(err) || !strings.Contains(err.Error(), fmt.Sprintf("rights in namespace %q", ns)) {
@@ -293,7 +293,7 @@ func TestForbiddenNamespace(t *testing.T) {
 }
 
 func TestUnreachableCluster(t *testing.T) {
-	url := serve(t, built(t))
+	url := repotest.Serve(t, built(t)).URL
 	kc := filepath.Join(t.TempDir(), "kubeconfig")
 	if err := os.WriteFile(kc, []byte(`apiVersion: v1
 kind: Config
@@ -304,8 +304,7 @@ current-context: gone
 `), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	l := newLaunch(t, url)
-	l.Kube = launcher.Kube{Kubeconfig: kc}
+	l := launchWith(t, url, launcher.NewConfiguration(launcher.Kube{Kubeconfig: kc}))
 	_, err := l.Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "cannot reach the cluster at https://127.0.0.1:1") {
 		t.Fatalf("got %v", err)
@@ -330,7 +329,7 @@ func TestTamperedPackageRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, cv.URLs[0]), []byte("not the published package"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	l := newLaunch(t, serve(t, dir))
+	l := newLaunch(t, repotest.Serve(t, dir).URL)
 	l.DryRun = true
 	_, err = l.Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "does not match the index's sha256:"+strings.TrimPrefix(cv.Digest, "sha256:")) {
@@ -355,10 +354,10 @@ func TestCatalogBoundsAtLaunch(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	if _, err := builder.Build(builder.Options{Catalog: cat, Out: out, CacheDir: t.TempDir(), Log: &bytes.Buffer{}}); err != nil {
+	if _, err := builder.Build(context.Background(), builder.Options{Catalog: cat, Out: out, CacheDir: t.TempDir(), Log: &bytes.Buffer{}}); err != nil {
 		t.Fatal(err)
 	}
-	url := serve(t, out)
+	url := repotest.Serve(t, out).URL
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
 
 	l := newLaunch(t, url)
@@ -391,8 +390,8 @@ func TestCatalogBoundsAtLaunch(t *testing.T) {
 }
 
 func TestVersionsAndUnknownChart(t *testing.T) {
-	url := serve(t, built(t))
-	file, err := catalogs.Parse([]byte(fmt.Sprintf("- {id: ide, location: %q}\n", url)))
+	url := repotest.Serve(t, built(t)).URL
+	file, err := catalogsfile.Parse([]byte(fmt.Sprintf("- {id: ide, location: %q}\n", url)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package launcher
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sort"
@@ -22,18 +23,21 @@ type Release struct {
 
 // List lists the releases catalogist launched.
 type List struct {
-	Kube Kube
+	cfg *Configuration
 	// Namespace empty means every namespace.
 	Namespace string
 }
 
+// NewList returns a listing configured for a cluster.
+func NewList(cfg *Configuration) *List { return &List{cfg: cfg} }
+
 // Run returns the releases, sorted by namespace and name.
 func (l *List) Run(ctx context.Context) ([]Release, error) {
-	server := l.Kube.server()
-	if _, err := l.Kube.clientset(ctx); err != nil {
+	server := l.cfg.Server
+	if _, err := l.cfg.KubeClient(ctx); err != nil {
 		return nil, err
 	}
-	cfg, err := l.Kube.helmConfig(l.Namespace)
+	cfg, err := l.cfg.HelmConfig(l.Namespace)
 	if err != nil {
 		return nil, err
 	}
@@ -68,24 +72,25 @@ func (l *List) Run(ctx context.Context) ([]Release, error) {
 
 // Uninstall removes a release catalogist launched.
 type Uninstall struct {
-	Kube      Kube
+	cfg *Configuration
+	// Namespace empty means the configuration's.
 	Namespace string
 	Name      string
 	Timeout   time.Duration
 }
 
+// NewUninstall returns a removal configured for a cluster.
+func NewUninstall(cfg *Configuration) *Uninstall { return &Uninstall{cfg: cfg} }
+
 // Run uninstalls the release. A release that catalogist did not launch is
 // left alone: Helm removes those.
 func (u *Uninstall) Run(ctx context.Context) error {
-	server := u.Kube.server()
-	ns := u.Namespace
-	if ns == "" {
-		ns = u.Kube.Namespace()
-	}
-	if _, err := u.Kube.clientset(ctx); err != nil {
+	server := u.cfg.Server
+	ns := cmp.Or(u.Namespace, u.cfg.Namespace)
+	if _, err := u.cfg.KubeClient(ctx); err != nil {
 		return err
 	}
-	cfg, err := u.Kube.helmConfig(ns)
+	cfg, err := u.cfg.HelmConfig(ns)
 	if err != nil {
 		return err
 	}

@@ -17,8 +17,9 @@ import (
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
-	"github.com/catalogist/catalogist/catalogs"
+	"github.com/catalogist/catalogist/catalogsfile"
 	"github.com/catalogist/catalogist/internal/kubetest"
+	"github.com/catalogist/catalogist/internal/repotest"
 	"github.com/catalogist/catalogist/launcher"
 	"github.com/catalogist/catalogist/schema"
 )
@@ -32,7 +33,7 @@ const gpuKey = `resources.limits.nvidia\.com/gpu`
 // so a GPU count is refused by that bound however it is given. The key holds
 // a slash, which once kept the bound from being checked at all.
 func TestGPURegionBound(t *testing.T) {
-	url := serve(t, built(t))
+	url := repotest.Serve(t, built(t)).URL
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
 	valuesFile := filepath.Join(t.TempDir(), "gpu.yaml")
 	if err := os.WriteFile(valuesFile, []byte("resources: {limits: {nvidia.com/gpu: \"9\"}}\n"), 0o644); err != nil {
@@ -99,7 +100,7 @@ func TestGPURegionBound(t *testing.T) {
 // The platform's name comes from the flag, else the catalogs entry, else
 // the extension key.
 func TestPlatformFromCatalogEntry(t *testing.T) {
-	url := serve(t, built(t))
+	url := repotest.Serve(t, built(t)).URL
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
 	for _, tc := range []struct {
 		entry, flag string
@@ -110,7 +111,7 @@ func TestPlatformFromCatalogEntry(t *testing.T) {
 		{"platform: onyxia", "catalogist", true},
 		{"platform: catalogist", "onyxia", false},
 	} {
-		file, err := catalogs.Parse([]byte(fmt.Sprintf("- {id: ide, location: %q, %s}\n", url, tc.entry)))
+		file, err := catalogsfile.Parse([]byte(fmt.Sprintf("- {id: ide, location: %q, %s}\n", url, tc.entry)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +176,7 @@ func serveCharts(t *testing.T, dirs ...string) string {
 	if err := idx.WriteFile(filepath.Join(out, "index.yaml"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return serve(t, out)
+	return repotest.Serve(t, out).URL
 }
 
 // posOf returns where the first occurrence of s starts in a file, as
@@ -238,8 +239,7 @@ func TestFormWouldNotOpenRefused(t *testing.T) {
 // cluster, as values are.
 func TestFormWouldNotOpenNothingCreated(t *testing.T) {
 	c := testCluster(t)
-	l := newLaunch(t, serveCharts(t, brokenChart(t)))
-	l.Kube = launcher.Kube{Kubeconfig: c.Kubeconfig, Context: kubetest.Admin}
+	l := launchWith(t, serveCharts(t, brokenChart(t)), launcher.NewConfiguration(launcher.Kube{Kubeconfig: c.Kubeconfig, Context: kubetest.Admin}))
 	l.Namespace = fmt.Sprintf("unopenable-%d", time.Now().UnixNano()%1e9)
 	_, err := l.Run(context.Background())
 	var fe *launcher.FormError
@@ -419,7 +419,7 @@ func TestSchemaRegistryAtLaunch(t *testing.T) {
 // A --set-json value that is not JSON is named by its key, never echoed: it
 // may be a secret.
 func TestSetJSONErrorHidesTheValue(t *testing.T) {
-	url := serve(t, built(t))
+	url := repotest.Serve(t, built(t)).URL
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
 	l := newLaunch(t, url)
 	l.DryRun = true
@@ -439,7 +439,7 @@ func TestSetJSONErrorHidesTheValue(t *testing.T) {
 // values reach the options that reference them; on the onyxia platform the
 // context has no region.resources, so that reference falls back.
 func TestProfileIsALaunchContext(t *testing.T) {
-	url := serve(t, built(t))
+	url := repotest.Serve(t, built(t)).URL
 	t.Setenv("KUBECONFIG", filepath.Join(t.TempDir(), "none"))
 	p := filepath.Join(t.TempDir(), "context.yaml")
 	if err := os.WriteFile(p, []byte(`project: {id: u-ada, password: example}

@@ -17,7 +17,7 @@ import (
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
 	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/catalogs"
+	"github.com/catalogist/catalogist/catalogsfile"
 	"github.com/catalogist/catalogist/chartrepo"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/repoindex"
@@ -29,18 +29,18 @@ import (
 type Source struct {
 	// Catalog is the catalog entry; for --repo it is a synthetic one whose
 	// ID is empty.
-	Catalog *catalogs.Catalog
+	Catalog *catalogsfile.Catalog
 	Chart   string
 }
 
 // ParseRef reads a launch reference: CATALOG/CHART, or CHART with a
 // repository URL.
-func ParseRef(ref, repoURL string, file *catalogs.File) (*Source, error) {
+func ParseRef(ref, repoURL string, file *catalogsfile.File) (*Source, error) {
 	if repoURL != "" {
 		if strings.Contains(ref, "/") {
 			return nil, fmt.Errorf("%q: with --repo, give the chart name alone", ref)
 		}
-		return &Source{Catalog: &catalogs.Catalog{Location: repoURL}, Chart: ref}, nil
+		return &Source{Catalog: &catalogsfile.Catalog{Location: repoURL}, Chart: ref}, nil
 	}
 	id, name, ok := strings.Cut(ref, "/")
 	if !ok || id == "" || name == "" {
@@ -56,7 +56,7 @@ func ParseRef(ref, repoURL string, file *catalogs.File) (*Source, error) {
 	return &Source{Catalog: cat, Chart: name}, nil
 }
 
-func ids(f *catalogs.File) []string {
+func ids(f *catalogsfile.File) []string {
 	var out []string
 	for _, c := range f.Catalogs {
 		out = append(out, c.ID)
@@ -84,6 +84,10 @@ type Resolved struct {
 type Resolver struct {
 	// CacheDir holds indexes and packages; empty means the user's cache.
 	CacheDir string
+	// Repository returns the client that reads a catalog's index and
+	// packages; nil means one built with chartrepo.New from the catalog's
+	// TLS settings, keeping indexes under CacheDir.
+	Repository func(cat *catalogsfile.Catalog) (*chartrepo.Client, error)
 }
 
 func (r *Resolver) cacheDir() (string, error) {
@@ -97,8 +101,9 @@ func (r *Resolver) cacheDir() (string, error) {
 	return filepath.Join(dir, "catalogist"), nil
 }
 
-// client returns a repository client with the catalog's TLS settings.
-func (r *Resolver) client(cat *catalogs.Catalog) (*chartrepo.Client, string, error) {
+// client returns the catalog's repository client and the cache
+// directory.
+func (r *Resolver) client(cat *catalogsfile.Catalog) (*chartrepo.Client, string, error) {
 	dir, err := r.cacheDir()
 	if err != nil {
 		return nil, "", err
@@ -109,6 +114,10 @@ func (r *Resolver) client(cat *catalogs.Catalog) (*chartrepo.Client, string, err
 		if err := chartrepo.PrivateDir(filepath.Join(dir, sub)); err != nil {
 			return nil, "", fmt.Errorf("the cache directory: %w", err)
 		}
+	}
+	if r.Repository != nil {
+		c, err := r.Repository(cat)
+		return c, dir, err
 	}
 	c, err := chartrepo.New(chartrepo.Options{SkipTLSVerify: cat.SkipTLSVerify, CAFile: cat.CAFile, CacheDir: filepath.Join(dir, "indexes")})
 	return c, dir, err
@@ -224,7 +233,7 @@ type ChartSummary struct {
 
 // Charts lists a catalog's charts with their newest release, leaving out
 // those the catalog excludes.
-func (r *Resolver) Charts(ctx context.Context, cat *catalogs.Catalog) ([]ChartSummary, error) {
+func (r *Resolver) Charts(ctx context.Context, cat *catalogsfile.Catalog) ([]ChartSummary, error) {
 	c, _, err := r.client(cat)
 	if err != nil {
 		return nil, err

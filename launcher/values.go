@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/common/util"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
@@ -16,10 +15,11 @@ import (
 	"helm.sh/helm/v4/pkg/getter"
 	"helm.sh/helm/v4/pkg/strvals"
 
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/analysis"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/secret"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // Inputs are what a launch's values are computed from.
@@ -79,11 +79,11 @@ func LoadProfile(path string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the profile: %w", err)
 	}
-	root, err := doc.ParseYAML(data)
+	root, err := srcpos.ParseYAML(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", path, err)
 	}
-	if root.Kind == doc.Null {
+	if root.Kind == srcpos.Null {
 		return map[string]any{}, nil
 	}
 	m, ok := root.Value().(map[string]any)
@@ -108,28 +108,32 @@ func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
 	v := &Values{Overrides: map[string]any{}, Secrets: InputSecrets(in)}
 	ctx := schema.NewContext(in.Profile, in.Region, in.CatalogSliders, in.CatalogSource)
 	if len(ch.Schema) > 0 {
-		key := schema.PackageKey(in.ExtensionKey, in.Platform, ch.Schema)
-		p, err := schema.PlatformFor(in.Platform, key)
+		env, err := schema.EnvFor(schema.Overrides{ExtensionKey: in.ExtensionKey, Platform: in.Platform, Registry: in.Registry}, nil, ch.Schema, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", ch.Name(), err)
 		}
-		root, err := doc.ParseJSON(ch.Schema)
+		p := env.Platform
+		a, err := analysis.Analyze(analysis.Input{SchemaFile: schemaFile, Schema: ch.Schema, ValuesFile: "values.yaml", Values: rawValues(ch), Env: env, Context: ctx})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s:%w", ch.Name(), schemaFile, err)
+			return nil, fmt.Errorf("%s: %w", ch.Name(), err)
 		}
-		formYAML, err := formValuesYAML(ch)
-		if err != nil {
-			return nil, err
+		if a.SchemaErr != nil {
+			return nil, fmt.Errorf("%s: %s:%w", ch.Name(), schemaFile, a.SchemaErr)
 		}
-		s := schema.Build(root, schemaFile, schema.Env{ExtKey: key, Platform: p, Registry: in.Registry})
+		// The platform's form refuses what its reader refuses; Helm still
+		// installs with its own reading.
+		if _, err := a.FormValues(); err != nil {
+			return nil, fmt.Errorf("%s: %w", ch.Name(), err)
+		}
+		s := a.Schema
 		v.Schema = s
 		for _, o := range s.Options {
 			if o.Render == "password" {
 				v.Secrets.AddPath(o.Key)
 			}
 		}
-		v.Form = schema.Compute(s, ctx, formYAML)
-		v.Overrides = plain(v.Form.Values).(map[string]any)
+		v.Form = a.Form
+		v.Overrides = schema.HelmValues(v.Form.Values)
 		v.Secrets.AddValues(nil, v.Overrides)
 		v.Unopenable = unopenable(s, v.Form)
 		if r := in.Region; r != nil && !p.RegionBoundsInContext && (len(r.Sliders) > 0 || len(r.Resources) > 0) {
@@ -140,7 +144,7 @@ func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
 	if err != nil {
 		return nil, v.Secrets.Err(err)
 	}
-	v.Overrides = util.MergeTables(plain(user).(map[string]any), v.Overrides)
+	v.Overrides = util.MergeTables(schema.HelmValues(user), v.Overrides)
 	v.Secrets.AddValues(nil, v.Overrides)
 	for i, f := range v.Unopenable {
 		v.Unopenable[i].Msg = v.Secrets.Scrub(f.Msg)
@@ -148,12 +152,12 @@ func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
 	if v.Schema == nil {
 		return v, nil
 	}
-	final, err := util.CoalesceValues(ch, copyValues(v.Overrides))
+	final, err := util.CoalesceValues(ch, schema.HelmValues(v.Overrides))
 	if err != nil {
 		return nil, v.Secrets.Err(err)
 	}
 	v.Problems = schema.Check(v.Schema, ctx, final)
-	if sch, err := compile(ch.Schema); err != nil {
+	if sch, err := schema.CompileHelm(ch.Schema); err != nil {
 		v.Warnings = append(v.Warnings, fmt.Sprintf("the chart's schema was not checked before installing (%v); Helm checks it during the install", err))
 	} else {
 		v.Problems = mergeProblems(v.Schema, v.Problems, schema.HelmProblems(sch, final))
@@ -176,7 +180,7 @@ func InputSecrets(in Inputs) *secret.Set {
 		for _, e := range vals {
 			m := map[string]any{}
 			if err := parse[flag](e, m); err == nil {
-				s.AddValues(nil, plain(m))
+				s.AddValues(nil, schema.HelmValues(m))
 			}
 			// What a key named like a secret is given is one as typed,
 			// whether it parses or not, and whatever type it parses to
@@ -285,25 +289,25 @@ func hasType(v any, t string) bool {
 	return false
 }
 
-// formValuesYAML reads the chart's values.yaml as the platform's form reads
-// it: with a YAML 1.2 reader, where yes, no, on and off stay strings (Helm's
-// reader makes them booleans). Helm still installs with its own reading.
-func formValuesYAML(ch *chart.Chart) (any, error) {
+// rawValues is the chart's values.yaml as written, nil when it has none. A
+// chart assembled in memory has no raw files: its values, written as JSON
+// (which YAML 1.2 reads alike), are all there is.
+func rawValues(ch *chart.Chart) []byte {
 	for _, files := range [][]*common.File{ch.Raw, ch.Files} {
 		for _, f := range files {
-			if f == nil || f.Name != "values.yaml" {
-				continue
+			if f != nil && f.Name == "values.yaml" {
+				return f.Data
 			}
-			m, err := schema.ParseValuesYAML(f.Data, "values.yaml")
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", ch.Name(), err)
-			}
-			return m, nil
 		}
 	}
-	// A chart assembled in memory has no raw files; its values are all
-	// there is.
-	return plain(ch.Values), nil
+	if len(ch.Values) == 0 {
+		return nil
+	}
+	data, err := json.Marshal(ch.Values)
+	if err != nil {
+		return nil
+	}
+	return data
 }
 
 // userValues merges -f, --set-json, --set and --set-string as Helm does.
@@ -340,7 +344,7 @@ func setJSONError(vals []string) error {
 // where the chart (or a registry schema) should be edited.
 type FormFailure struct {
 	File string
-	Pos  doc.Pos
+	Pos  srcpos.Pos
 	Msg  string
 }
 
@@ -358,7 +362,7 @@ func (f FormFailure) String() string {
 func unopenable(s *schema.Schema, f *schema.Form) []FormFailure {
 	var out []FormFailure
 	seen := map[FormFailure]bool{}
-	add := func(n *doc.Node, atKey bool, msg string) {
+	add := func(n *srcpos.Node, atKey bool, msg string) {
 		ff := FormFailure{File: s.File, Msg: msg}
 		if n != nil {
 			ff.File, ff.Pos = s.FileOf(n), n.Pos
@@ -398,47 +402,6 @@ func unopenable(s *schema.Schema, f *schema.Form) []FormFailure {
 		return a.Pos.Col < b.Pos.Col
 	})
 	return out
-}
-
-// compile compiles a chart schema as Helm does.
-func compile(data []byte) (sch *jsonschema.Schema, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("the validator failed on this schema: %v", r)
-		}
-	}()
-	docv, err := jsonschema.UnmarshalJSON(strings.NewReader(string(data)))
-	if err != nil {
-		return nil, err
-	}
-	c := schema.NewHelmCompiler()
-	const url = "file:///values.schema.json"
-	if err := c.AddResource(url, docv); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
-}
-
-// plain returns v with the types Helm's own YAML reading gives (float64
-// numbers, map[string]any objects), through JSON.
-func plain(v any) any {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	var out any
-	if json.Unmarshal(data, &out) != nil {
-		return v
-	}
-	if out == nil {
-		return map[string]any{}
-	}
-	return out
-}
-
-func copyValues(m map[string]any) map[string]any {
-	c, _ := plain(m).(map[string]any)
-	return c
 }
 
 // ProblemsError is a launch refused for its values.
@@ -485,6 +448,6 @@ func (e *FormError) Error() string {
 // the schema renders as passwords, keys whose names say they hold one, and
 // strings holding a secret of the launch context or the command line.
 func (v *Values) Masked() map[string]any {
-	m, _ := v.Secrets.Mask(nil, copyValues(v.Overrides)).(map[string]any)
+	m, _ := v.Secrets.Mask(nil, schema.HelmValues(v.Overrides)).(map[string]any)
 	return m
 }

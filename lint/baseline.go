@@ -13,7 +13,7 @@ import (
 	"strconv"
 
 	"github.com/catalogist/catalogist/atomicfile"
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // BaselineVersion is the version of the baseline file format WriteBaseline
@@ -168,13 +168,13 @@ func ReadBaseline(file string) (*Baseline, error) {
 	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", file, ErrBaselineMissing)
 	}
-	data, err := readFile(file)
+	data, err := srcpos.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
 	b, err := parseBaseline(data)
 	if err != nil {
-		var de *doc.Error
+		var de *srcpos.Error
 		if errors.As(err, &de) {
 			return nil, fmt.Errorf("%s:%d:%d: %s", file, de.Pos.Line, de.Pos.Col, de.Msg)
 		}
@@ -185,36 +185,36 @@ func ReadBaseline(file string) (*Baseline, error) {
 }
 
 func parseBaseline(data []byte) (*Baseline, error) {
-	root, err := doc.ParseJSON(data)
+	root, err := srcpos.ParseJSON(data)
 	if err != nil {
-		var de *doc.Error
+		var de *srcpos.Error
 		if errors.As(err, &de) {
-			return nil, &doc.Error{Pos: de.Pos, Msg: "not a baseline (invalid JSON): " + de.Msg}
+			return nil, &srcpos.Error{Pos: de.Pos, Msg: "not a baseline (invalid JSON): " + de.Msg}
 		}
 		return nil, err
 	}
 	const shape = `a baseline is {"version": 1, "findings": [...]}, as catalogist lint --write-baseline writes it`
-	if root.Kind != doc.Object {
-		return nil, &doc.Error{Pos: root.Pos, Msg: shape}
+	if root.Kind != srcpos.Object {
+		return nil, &srcpos.Error{Pos: root.Pos, Msg: shape}
 	}
 	v := root.Get("version")
-	if v == nil || v.Kind != doc.Number {
-		return nil, &doc.Error{Pos: root.Pos, Msg: "no version: " + shape}
+	if v == nil || v.Kind != srcpos.Number {
+		return nil, &srcpos.Error{Pos: root.Pos, Msg: "no version: " + shape}
 	}
 	if v.Text != strconv.Itoa(BaselineVersion) {
-		return nil, &doc.Error{Pos: v.Pos, Msg: fmt.Sprintf("baseline version %s is not one this catalogist reads (%d): write the baseline again with --write-baseline", v.Text, BaselineVersion)}
+		return nil, &srcpos.Error{Pos: v.Pos, Msg: fmt.Sprintf("baseline version %s is not one this catalogist reads (%d): write the baseline again with --write-baseline", v.Text, BaselineVersion)}
 	}
 	list := root.Get("findings")
-	if list == nil || list.Kind != doc.Array {
+	if list == nil || list.Kind != srcpos.Array {
 		pos := root.Pos
 		if list != nil {
 			pos = list.Pos
 		}
-		return nil, &doc.Error{Pos: pos, Msg: "findings must be a list: " + shape}
+		return nil, &srcpos.Error{Pos: pos, Msg: "findings must be a list: " + shape}
 	}
 	for _, m := range root.Members {
 		if m.Key != "version" && m.Key != "findings" {
-			return nil, &doc.Error{Pos: m.KeyPos, Msg: fmt.Sprintf("unknown key %q: %s", m.Key, shape)}
+			return nil, &srcpos.Error{Pos: m.KeyPos, Msg: fmt.Sprintf("unknown key %q: %s", m.Key, shape)}
 		}
 	}
 	b := &Baseline{counts: map[baselineKey]int{}}
@@ -229,10 +229,10 @@ func parseBaseline(data []byte) (*Baseline, error) {
 	return b, nil
 }
 
-func parseBaselineEntry(n *doc.Node) (baselineKey, int, error) {
+func parseBaselineEntry(n *srcpos.Node) (baselineKey, int, error) {
 	var k baselineKey
-	if n.Kind != doc.Object {
-		return k, 0, &doc.Error{Pos: n.Pos, Msg: `each finding must be an object {"rule", "chart", "option", "message"}`}
+	if n.Kind != srcpos.Object {
+		return k, 0, &srcpos.Error{Pos: n.Pos, Msg: `each finding must be an object {"rule", "chart", "option", "message"}`}
 	}
 	count := 1
 	for _, m := range n.Members {
@@ -248,21 +248,21 @@ func parseBaselineEntry(n *doc.Node) (baselineKey, int, error) {
 			dst = &k.Message
 		case "count":
 			c, err := strconv.Atoi(m.Text)
-			if m.Kind != doc.Number || err != nil || c < 1 {
-				return k, 0, &doc.Error{Pos: m.Pos, Msg: "count must be a whole number of at least 1"}
+			if m.Kind != srcpos.Number || err != nil || c < 1 {
+				return k, 0, &srcpos.Error{Pos: m.Pos, Msg: "count must be a whole number of at least 1"}
 			}
 			count = c
 			continue
 		default:
-			return k, 0, &doc.Error{Pos: m.KeyPos, Msg: fmt.Sprintf("unknown key %q in a finding (known: rule, chart, option, message, count)", m.Key)}
+			return k, 0, &srcpos.Error{Pos: m.KeyPos, Msg: fmt.Sprintf("unknown key %q in a finding (known: rule, chart, option, message, count)", m.Key)}
 		}
-		if m.Kind != doc.String {
-			return k, 0, &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a string", m.Key)}
+		if m.Kind != srcpos.String {
+			return k, 0, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a string", m.Key)}
 		}
 		*dst = m.Text
 	}
 	if k.Rule == "" || k.Message == "" {
-		return k, 0, &doc.Error{Pos: n.Pos, Msg: "a finding needs at least a rule and a message"}
+		return k, 0, &srcpos.Error{Pos: n.Pos, Msg: "a finding needs at least a rule and a message"}
 	}
 	return k, count, nil
 }

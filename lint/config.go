@@ -5,7 +5,7 @@ import (
 	"path"
 
 	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 	"github.com/catalogist/catalogist/suggest"
 )
 
@@ -61,7 +61,7 @@ func newFilter(file string, cfg *catalog.LintConfig) (*filter, error) {
 // checkRuleName refuses a name that is not a rule, and a region rule: its
 // findings are about the region file, which belongs to no catalog, so a
 // catalog's setting would silently do nothing.
-func checkRuleName(file string, pos doc.Pos, where, name string) error {
+func checkRuleName(file string, pos srcpos.Pos, where, name string) error {
 	r := Lookup(name)
 	if r == nil {
 		names := make([]string, len(All))

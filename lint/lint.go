@@ -6,22 +6,19 @@
 package lint
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"sync"
 
-	"helm.sh/helm/v4/pkg/chart/common"
-
+	"github.com/catalogist/catalogist/analysis"
 	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // Severity of a finding.
@@ -100,11 +97,14 @@ type Options struct {
 	Overrides schema.Overrides
 	// Region, when set, injects its values and bounds.
 	Region *region.Region
-	// Context holds documents whose keys are context paths the platform
-	// adds to its built-in context (--context).
-	Context []*doc.Node
+	// ExtraPaths holds documents whose keys are launch context paths the
+	// platform adds to its built-in ones (--context).
+	ExtraPaths []*srcpos.Node
 	// Rules restricts the run to these rules; nil means all.
 	Rules []*Rule
+	// KeepAnalyses keeps each chart's analysis in the result, for a caller
+	// that goes on to show the charts (a build's pages).
+	KeepAnalyses bool
 }
 
 // Result is the outcome of a run.
@@ -113,6 +113,8 @@ type Result struct {
 	Charts   int
 	// Baselined counts the findings a baseline held back.
 	Baselined int
+	// Analyses are the charts as lint analysed them, when asked for.
+	Analyses map[*catalog.Chart]*analysis.Chart
 }
 
 // Count returns the number of errors and warnings; notes are neither.
@@ -142,8 +144,6 @@ type Pass struct {
 	// ValuesErr is why Helm could not read it.
 	Values    map[string]any
 	ValuesErr error
-	// valuesData is the raw values.yaml, parsed for positions on demand.
-	valuesData []byte
 	// ExtKey is the extension key in force for this chart, Platform the
 	// target its form is judged for.
 	ExtKey   string
@@ -154,6 +154,9 @@ type Pass struct {
 	Model *launchcontext.Model
 	// Form is the computed form, with the region's values injected.
 	Form *schema.Form
+	// Analysis is the chart analysed, which the fields above are read
+	// from; nil for the region file's pass.
+	Analysis *analysis.Chart
 
 	rule     *Rule
 	findings *[]Finding
@@ -167,43 +170,43 @@ type Pass struct {
 // passState is shared by the copies of a pass that each rule receives.
 type passState struct {
 	once     sync.Once
-	helm     *helmSchema
-	compiler *compiler
+	helm     *schema.HelmSchema
+	compiler *schema.HelmCompiler
 
-	valuesOnce sync.Once
-	valuesDoc  *doc.Node
-	chartOnce  sync.Once
-	chartDoc   *doc.Node
-	chartErr   error
+	chartOnce sync.Once
+	chartDoc  *srcpos.Node
+	chartErr  error
 
 	optionsOnce  sync.Once
-	optionByNode map[*doc.Node]*schema.Option
+	optionByNode map[*srcpos.Node]*schema.Option
 
 	shapesOnce sync.Once
 	shapes     []schema.Shape
 	sourceOnce sync.Once
 	source     []*schema.Option
+
+	// facts are what several rules need to know of the chart (facts.go).
+	facts factCache
 }
 
 // ValuesDoc returns values.yaml parsed with positions, nil when absent or
-// broken. Only findings need positions, so it is parsed on first use.
-func (p *Pass) ValuesDoc() *doc.Node {
-	p.state.valuesOnce.Do(func() {
-		if p.valuesData != nil {
-			p.state.valuesDoc, _ = doc.ParseYAML(p.valuesData)
-		}
-	})
-	return p.state.valuesDoc
+// broken.
+func (p *Pass) ValuesDoc() *srcpos.Node {
+	if p.Analysis == nil {
+		return nil
+	}
+	d, _ := p.Analysis.ValuesDoc()
+	return d
 }
 
 // Reportf reports a finding at a position of a file.
-func (p *Pass) Reportf(file string, pos doc.Pos, pointer, format string, args ...any) {
+func (p *Pass) Reportf(file string, pos srcpos.Pos, pointer, format string, args ...any) {
 	p.report(file, pos, pointer, "", fmt.Sprintf(format, args...))
 }
 
-func (p *Pass) report(file string, pos doc.Pos, pointer, option, msg string) {
+func (p *Pass) report(file string, pos srcpos.Pos, pointer, option, msg string) {
 	if !pos.IsValid() {
-		pos = doc.Pos{Line: 1, Col: 1}
+		pos = srcpos.Pos{Line: 1, Col: 1}
 	}
 	chart := ""
 	if p.Chart != nil {
@@ -220,12 +223,12 @@ func (p *Pass) report(file string, pos doc.Pos, pointer, option, msg string) {
 
 // At reports a finding at a node of the schema: in the chart's schema file,
 // or in the registry file a substituted option was read from.
-func (p *Pass) At(n *doc.Node, format string, args ...any) {
+func (p *Pass) At(n *srcpos.Node, format string, args ...any) {
 	p.report(p.fileOf(n), n.Pos, n.Pointer(), p.optionAt(n), fmt.Sprintf(format, args...))
 }
 
 // Notef reports a note, whatever the rule's severity.
-func (p *Pass) Notef(n *doc.Node, format string, args ...any) {
+func (p *Pass) Notef(n *srcpos.Node, format string, args ...any) {
 	q := *p
 	r := *p.rule
 	r.Severity = Note
@@ -233,7 +236,7 @@ func (p *Pass) Notef(n *doc.Node, format string, args ...any) {
 	q.At(n, format, args...)
 }
 
-func (p *Pass) fileOf(n *doc.Node) string {
+func (p *Pass) fileOf(n *srcpos.Node) string {
 	if p.Schema == nil {
 		return p.Chart.SchemaFile
 	}
@@ -242,7 +245,7 @@ func (p *Pass) fileOf(n *doc.Node) string {
 
 // AtKey reports a finding at the key of a schema member (for a property,
 // its name), falling back to the value.
-func (p *Pass) AtKey(n *doc.Node, format string, args ...any) {
+func (p *Pass) AtKey(n *srcpos.Node, format string, args ...any) {
 	pos := n.KeyPos
 	if !pos.IsValid() {
 		pos = n.Pos
@@ -280,6 +283,9 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 		}
 	}
 	res.Charts = len(jobs)
+	if opt.KeepAnalyses {
+		res.Analyses = make(map[*catalog.Chart]*analysis.Chart, len(jobs))
+	}
 	// Each worker reads, parses and checks whole charts with a schema
 	// compiler of its own.
 	errs := make([]error, len(jobs))
@@ -289,12 +295,17 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			comp := &compiler{}
+			comp := &schema.HelmCompiler{}
 			for j := range queue {
 				p, err := newPass(j.ch, j.cat, opt, envs[j.cat])
 				if err != nil {
 					errs[j.i] = err
 					continue
+				}
+				if opt.KeepAnalyses && p.Analysis != nil {
+					mu.Lock()
+					res.Analyses[j.ch] = p.Analysis
+					mu.Unlock()
 				}
 				// The chart's findings are gathered apart so that its
 				// catalog's lint settings apply to them alone.
@@ -394,85 +405,23 @@ func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, env catalogEn
 		// A Chart.yaml that cannot be read, or only beyond the limits (an
 		// alias bomb), is refused outright as the other files are.
 		p.state.chartOnce.Do(func() { p.state.chartDoc, p.state.chartErr = readChartDoc(ch.ChartFile) })
-		var de *doc.Error
+		var de *srcpos.Error
 		if err := p.state.chartErr; err != nil && !errors.As(err, &de) {
 			return nil, err
 		} else if de != nil && de.Limit {
 			return nil, fmt.Errorf("%s:%d:%d: %s", ch.ChartFile, de.Pos.Line, de.Pos.Col, de.Msg)
 		}
 	}
-	if ch.ValuesFile != "" {
-		data, err := readFile(ch.ValuesFile)
-		if err != nil {
-			return nil, err
-		}
-		p.valuesData = data
-		vals, err := common.ReadValues(data)
-		if err != nil {
-			var de *doc.Error
-			if _, perr := doc.ParseYAML(data); errors.As(perr, &de) && de.Limit {
-				return nil, fmt.Errorf("%s:%d:%d: %s", ch.ValuesFile, de.Pos.Line, de.Pos.Col, de.Msg)
-			}
-			p.ValuesErr = err
-		} else {
-			p.Values = vals.AsMap()
-		}
-	}
-	if ch.SchemaFile == "" {
-		return p, nil
-	}
-	data, err := readFile(ch.SchemaFile)
+	// The chart's paths were checked above: the analysis reads them as
+	// they are.
+	a, err := analysis.Load(nil, ch, env.Env, p.Context)
 	if err != nil {
 		return nil, err
 	}
-	p.SchemaData = data
-	root, err := doc.ParseJSON(data)
-	if err != nil {
-		// A file beyond the limits is refused outright rather than linted.
-		var de *doc.Error
-		if errors.As(err, &de) && de.Limit {
-			return nil, fmt.Errorf("%s:%d:%d: %s", ch.SchemaFile, de.Pos.Line, de.Pos.Col, de.Msg)
-		}
-		p.SchemaErr = err
-		return p, nil
-	}
-	p.Schema = schema.Build(root, ch.SchemaFile, env.Env)
-	p.Form = schema.ComputeLazy(p.Schema, p.Context, func() any { return p.formValues() })
+	p.Analysis = a
+	p.Schema, p.SchemaData, p.SchemaErr = a.Schema, a.In.Schema, a.SchemaErr
+	p.Values, p.ValuesErr, p.Form = a.HelmValues, a.ValuesErr, a.Form
 	return p, nil
-}
-
-// readFile reads a file no larger than doc.MaxBytes.
-func readFile(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if info.Size() > doc.MaxBytes {
-		return nil, fmt.Errorf("%s: file is %d bytes, more than the %d bytes accepted; is it the right file?", path, info.Size(), doc.MaxBytes)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if bytes.IndexByte(data, 0) >= 0 {
-		return nil, fmt.Errorf("%s is a binary file, not text: is it the right file?", path)
-	}
-	return data, nil
-}
-
-// formValues is values.yaml as the platform's form reads it: a YAML 1.2
-// reader, which keeps yes, no, on and off strings where Helm's reader makes
-// them booleans.
-func (p *Pass) formValues() map[string]any {
-	if d := p.ValuesDoc(); d != nil {
-		if m, ok := d.Value().(map[string]any); ok {
-			return m
-		}
-		if d.Kind == doc.Null {
-			return nil
-		}
-	}
-	return p.Values
 }
 
 // catalogEnv is how a catalog's charts are read and judged.
@@ -488,7 +437,7 @@ func envs(cats []*catalog.Catalog, opt Options) (map[*catalog.Catalog]catalogEnv
 	regs := &schema.Registries{}
 	models := map[*schema.Platform]*launchcontext.Model{}
 	for _, cat := range cats {
-		env, err := schema.EnvFor(opt.Overrides, cat, regs)
+		env, err := schema.EnvFor(opt.Overrides, cat, nil, regs)
 		if err != nil {
 			where := cat.Dir
 			if cat.Config != nil {
@@ -499,7 +448,7 @@ func envs(cats []*catalog.Catalog, opt Options) (map[*catalog.Catalog]catalogEnv
 		m := models[env.Platform]
 		if m == nil {
 			m = env.Platform.Model()
-			for _, d := range opt.Context {
+			for _, d := range opt.ExtraPaths {
 				m.AddDocument(d)
 			}
 			models[env.Platform] = m

@@ -1,20 +1,20 @@
 package lint
 
 import (
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // optionAt returns the slash path of the option a node of the schema file
 // belongs to: the option whose node is n or its nearest ancestor, "" for
 // the root or outside any option. Findings carry it so that catalog.yaml's
 // ignore entries and baselines can name options rather than lines.
-func (p *Pass) optionAt(n *doc.Node) string {
+func (p *Pass) optionAt(n *srcpos.Node) string {
 	if p.Schema == nil || p.state == nil {
 		return ""
 	}
 	p.state.optionsOnce.Do(func() {
-		m := make(map[*doc.Node]*schema.Option, len(p.Schema.Options))
+		m := make(map[*srcpos.Node]*schema.Option, len(p.Schema.Options))
 		for _, o := range p.Schema.Options {
 			// Options come parents first; should two share a node, the
 			// outer one names it.

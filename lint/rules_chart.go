@@ -6,47 +6,48 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/Masterminds/semver/v3"
 
 	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // chartDoc parses the chart's Chart.yaml, reporting a parse error under the
 // running rule. It returns nil when there is nothing to check.
-func chartDoc(p *Pass, report bool) *doc.Node {
+func chartDoc(p *Pass, report bool) *srcpos.Node {
 	if p.Chart.ChartFile == "" {
 		return nil
 	}
 	p.state.chartOnce.Do(func() { p.state.chartDoc, p.state.chartErr = readChartDoc(p.Chart.ChartFile) })
 	if err := p.state.chartErr; err != nil && report {
-		var de *doc.Error
+		var de *srcpos.Error
 		if errors.As(err, &de) {
 			p.Reportf(p.Chart.ChartFile, de.Pos, "", "%s", de.Msg)
 		} else {
-			p.Reportf(p.Chart.ChartFile, doc.Pos{}, "", "%v", err)
+			p.Reportf(p.Chart.ChartFile, srcpos.Pos{}, "", "%v", err)
 		}
 	}
 	return p.state.chartDoc
 }
 
-func readChartDoc(file string) (*doc.Node, error) {
-	data, err := readFile(file)
+func readChartDoc(file string) (*srcpos.Node, error) {
+	data, err := srcpos.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	root, err := doc.ParseYAML(data)
+	root, err := srcpos.ParseYAML(data)
 	if err != nil {
-		var de *doc.Error
+		var de *srcpos.Error
 		if errors.As(err, &de) && !de.Limit {
-			return nil, &doc.Error{Pos: de.Pos, Msg: "Chart.yaml is not valid YAML: " + de.Msg}
+			return nil, &srcpos.Error{Pos: de.Pos, Msg: "Chart.yaml is not valid YAML: " + de.Msg}
 		}
 		return nil, err
 	}
-	if root.Kind != doc.Object {
-		return nil, &doc.Error{Pos: root.Pos, Msg: "Chart.yaml must be a mapping"}
+	if root.Kind != srcpos.Object {
+		return nil, &srcpos.Error{Pos: root.Pos, Msg: "Chart.yaml must be a mapping"}
 	}
 	return root, nil
 }
@@ -78,19 +79,19 @@ func checkChart(p *Pass, advice bool) {
 		return
 	}
 	file := p.Chart.ChartFile
-	report := func(isAdvice bool, n *doc.Node, format string, args ...any) {
+	report := func(isAdvice bool, n *srcpos.Node, format string, args ...any) {
 		if isAdvice == advice {
 			p.Reportf(file, n.Pos, n.Pointer(), format, args...)
 		}
 	}
-	refuse := func(n *doc.Node, format string, args ...any) { report(false, n, format, args...) }
-	warn := func(n *doc.Node, format string, args ...any) { report(true, n, format, args...) }
-	str := func(key string) (*doc.Node, bool) {
+	refuse := func(n *srcpos.Node, format string, args ...any) { report(false, n, format, args...) }
+	warn := func(n *srcpos.Node, format string, args ...any) { report(true, n, format, args...) }
+	str := func(key string) (*srcpos.Node, bool) {
 		n := root.Get(key)
 		if n == nil {
 			return nil, false
 		}
-		if n.Kind != doc.String && n.Kind != doc.Number {
+		if n.Kind != srcpos.String && n.Kind != srcpos.Number {
 			refuse(n, "%s must be a string", key)
 			return nil, false
 		}
@@ -131,10 +132,10 @@ func checkChart(p *Pass, advice bool) {
 		refuse(t, "type %q must be application or library, or Helm refuses the chart", t.Text)
 	}
 	deps := root.Get("dependencies")
-	if deps == nil || deps.Kind == doc.Null {
+	if deps == nil || deps.Kind == srcpos.Null {
 		return
 	}
-	if deps.Kind != doc.Array {
+	if deps.Kind != srcpos.Array {
 		refuse(deps, "dependencies must be a list")
 		return
 	}
@@ -155,15 +156,15 @@ func checkChart(p *Pass, advice bool) {
 	}
 }
 
-type reporter func(n *doc.Node, format string, args ...any)
+type reporter func(n *srcpos.Node, format string, args ...any)
 
-func checkDependency(ch *catalog.Chart, i int, d *doc.Node, refuse, warn reporter) {
-	if d.Kind != doc.Object {
+func checkDependency(ch *catalog.Chart, i int, d *srcpos.Node, refuse, warn reporter) {
+	if d.Kind != srcpos.Object {
 		refuse(d, "dependency %d must be a mapping with name, version and repository", i+1)
 		return
 	}
 	name := d.Get("name")
-	if name == nil || name.Kind != doc.String || name.Text == "" {
+	if name == nil || name.Kind != srcpos.String || name.Text == "" {
 		refuse(d, "dependency %d has no name", i+1)
 		return
 	}
@@ -240,17 +241,12 @@ var RuleChartIcon = &Rule{
 	},
 }
 
-// All lists every rule, in the order they are documented.
-var All = []*Rule{
-	RuleJSON, RuleJSONSchema, RuleRootObject, RuleOptionType, RuleOptionText, RuleRender, RuleSchemaShape,
-	RuleFormOpens, RuleFormHiddenCrash, RuleSchemaRegistry, RuleSelectOptions,
-	RuleDefaultValid, RuleValuesValid, RuleDuplicateKey,
-	RuleExtKeys, RuleForeignExt, RuleOverwriteType, RuleContextPath, RuleBareLiteral, RuleSliderConfig, RuleExtBoolean,
-	RuleSliderFields, RuleSliderText, RuleSliderRange, RuleSliderDefault, RuleSliderGrid, RuleSliderExtremity, RuleSliderPair,
-	RuleHiddenPath, RuleHiddenValue, RuleHiddenNever,
-	RuleRegionDefault, RuleRegionFallback, RuleRegionFile,
-	RuleChartMetadata, RuleChartAdvice, RuleChartIcon, RuleSymlinkOutside,
-}
+// All lists every rule, in the order they are documented. Each theme's
+// file lists its own rules: a new rule is added there, beside its code.
+var All = slices.Concat(schemaRules, formRules, valuesRules, extRules, sliderRules, hiddenRules, regionRules, chartRules, containRules)
+
+// chartRules check Chart.yaml and the chart's icon.
+var chartRules = []*Rule{RuleChartMetadata, RuleChartAdvice, RuleChartIcon}
 
 // Lookup returns the rule named name, or nil.
 func Lookup(name string) *Rule {

@@ -6,6 +6,9 @@ import (
 	"github.com/catalogist/catalogist/catalog"
 )
 
+// containRules keep files outside the catalog out of what is built.
+var containRules = []*Rule{RuleSymlinkOutside}
+
 const symlinkOutside = "symlink-outside"
 
 // RuleSymlinkOutside refuses what would bring files from outside the

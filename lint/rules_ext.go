@@ -7,11 +7,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/catalogist/catalogist/doc"
-	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/srcpos"
 	"github.com/catalogist/catalogist/suggest"
 )
+
+// extRules check the extension's fields.
+var extRules = []*Rule{RuleExtKeys, RuleForeignExt, RuleOverwriteType, RuleContextPath, RuleBareLiteral, RuleSliderConfig, RuleExtBoolean}
 
 var yamlLineRe = regexp.MustCompile(`yaml: line (\d+):`)
 
@@ -26,7 +28,7 @@ var RuleExtKeys = &Rule{
 	Doc: "the extension object holds only keys the platform reads, and its keys are not written outside it",
 	Run: func(p *Pass) {
 		for _, o := range withTop(p.Schema) {
-			if o.Node.Kind != doc.Object {
+			if o.Node.Kind != srcpos.Object {
 				continue
 			}
 			for _, m := range o.Node.Members {
@@ -37,11 +39,9 @@ var RuleExtKeys = &Rule{
 			if o.Ext == nil {
 				continue
 			}
-			ext := o.Ext.Node
-			if ext.Kind != doc.Object {
-				continue // overwrite-type reports it
-			}
-			for _, m := range ext.Members {
+			// Only an object has members: an extension of another type
+			// has no key to judge.
+			for _, m := range o.Ext.Node.Members {
 				if !slices.Contains(schema.ExtensionKeys, m.Key) {
 					hint := ""
 					if s := suggest.Closest(m.Key, schema.ExtensionKeys); s != "" {
@@ -107,38 +107,12 @@ var RuleOverwriteType = &Rule{
 	Run: shapeRule(schema.ShapeExtType),
 }
 
-// references returns the expressions of an option that name context paths.
-func references(o *schema.Option) []*doc.Node {
-	if o.Ext == nil {
-		return nil
-	}
-	var out []*doc.Node
-	for _, n := range []*doc.Node{o.Ext.OverwriteDefaultWith, o.Ext.OverwriteListEnumWith} {
-		if n != nil && (n.Kind == doc.String || n.Kind == doc.Array || n.Kind == doc.Object) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // fallsBack says what happens when a reference resolves to nothing.
-func fallsBack(n *doc.Node) string {
+func fallsBack(n *srcpos.Node) string {
 	if n.Key == "overwriteListEnumWith" {
 		return "the choices silently fall back to listEnum"
 	}
 	return "the value silently falls back to the default"
-}
-
-// isBareWord reports whether a bare reference looks like a literal: a
-// single word that is no top-level context key, or text with spaces.
-func isBareWord(r launchcontext.Ref, m *launchcontext.Model) bool {
-	if !r.Bare {
-		return false
-	}
-	if strings.ContainsAny(r.Path, " \t") {
-		return true
-	}
-	return len(r.Segs) == 1 && !m.IsRoot(r.Path)
 }
 
 // RuleContextPath reports references to paths the context does not have.
@@ -146,92 +120,12 @@ var RuleContextPath = &Rule{
 	Name: "context-path", Severity: Warning, Launchable: true,
 	Doc: "every context path overwriteDefaultWith names exists in the platform's context (an unknown one silently falls back to the default)",
 	Run: func(p *Pass) {
-		for _, o := range p.Schema.Options {
-			elem, mapped := p.mappedElement(o)
-			for _, n := range references(o) {
-				for _, r := range launchcontext.Refs(n.Value()) {
-					if isBareWord(r, p.Model) && !mapped {
-						continue
-					}
-					at, _ := n.Lookup(r.Where)
-					if mapped {
-						// Inside items mapped from a context list, a
-						// reference reads the element's fields first.
-						if why := elem.check(r, p.Model); why != "" {
-							p.At(at, "%s of option %q names %q: %s, so %s", n.Key, o.Path, r.Path, why, fallsBack(n))
-						}
-						continue
-					}
-					if ok, why := p.Model.Check(r.Segs); !ok {
-						p.At(at, "%s of option %q names %q: %s%s, so %s", n.Key, o.Path, r.Path, why, p.regionHint(r), fallsBack(n))
-					}
-				}
+		for _, c := range contextRefs.of(p) {
+			if c.verdict == refMissing {
+				p.At(c.at, "%s of option %q names %q: %s, so %s", c.expr.Key, c.option.Path, c.ref.Path, c.why, fallsBack(c.expr))
 			}
 		}
 	},
-}
-
-// regionHint explains a reference to the seed's region bounds on a
-// platform whose context has none.
-func (p *Pass) regionHint(r launchcontext.Ref) string {
-	if p.Platform.RegionBoundsInContext || len(r.Segs) < 2 || r.Segs[0] != "region" || (r.Segs[1] != "resources" && r.Segs[1] != "sliders") {
-		return ""
-	}
-	return fmt.Sprintf("; region.resources.* and region.sliders.* exist only on a platform with region-bounded sliders (--platform %s)", schema.Catalogist.Name)
-}
-
-// element is what is known of the elements of a context list mapped onto
-// an array's items.
-type element struct {
-	list  string
-	keys  []string
-	known bool
-}
-
-// mappedElement reports whether option o lies inside the items of an
-// array whose overwriteDefaultWith may map a context list onto its items,
-// and what is known of that list's elements.
-func (p *Pass) mappedElement(o *schema.Option) (element, bool) {
-	for a := o.Parent; a != nil; a = a.Parent {
-		if a.Items == nil || !isUnder(o, a.Items) {
-			continue
-		}
-		if a.Ext == nil || a.Ext.OverwriteDefaultWith == nil {
-			return element{}, false
-		}
-		refs := launchcontext.Refs(a.Ext.OverwriteDefaultWith.Value())
-		if len(refs) != 1 {
-			return element{}, true
-		}
-		keys, known := p.Model.Element(refs[0].Segs)
-		return element{list: refs[0].Path, keys: keys, known: known}, true
-	}
-	return element{}, false
-}
-
-func isUnder(o, anc *schema.Option) bool {
-	for c := o; c != nil; c = c.Parent {
-		if c == anc {
-			return true
-		}
-	}
-	return false
-}
-
-// check judges a reference inside mapped items: a field of the element,
-// else a context path. Nothing is said when the element is unknown.
-func (e element) check(r launchcontext.Ref, m *launchcontext.Model) string {
-	if !e.known || len(r.Segs) == 0 || slices.Contains(e.keys, r.Segs[0]) {
-		return ""
-	}
-	if ok, _ := m.Check(r.Segs); ok {
-		return ""
-	}
-	why := fmt.Sprintf("it is neither a field of the elements of %q (%s) nor a path of the %s context", e.list, strings.Join(e.keys, ", "), m.Name)
-	if s := suggest.Closest(r.Segs[0], e.keys); s != "" {
-		why += fmt.Sprintf(" (did you mean %q?)", s)
-	}
-	return why
 }
 
 // RuleBareLiteral reports bare words the platform reads as paths.
@@ -239,22 +133,15 @@ var RuleBareLiteral = &Rule{
 	Name: "bare-literal", Severity: Warning, Launchable: true,
 	Doc: "overwriteDefaultWith is not a bare word meant as a literal (a bare string is always a context lookup)",
 	Run: func(p *Pass) {
-		for _, o := range p.Schema.Options {
-			if _, mapped := p.mappedElement(o); mapped {
-				continue // a bare word there may name a field of the element
+		for _, c := range contextRefs.of(p) {
+			if c.verdict != refBare {
+				continue
 			}
-			for _, n := range references(o) {
-				for _, r := range launchcontext.Refs(n.Value()) {
-					if isBareWord(r, p.Model) {
-						at, _ := n.Lookup(r.Where)
-						fix := "put a fixed value in default instead"
-						if n.Key == "overwriteListEnumWith" {
-							fix = "put fixed choices in listEnum instead"
-						}
-						p.At(at, "%s of option %q is %q, which the platform reads as a context path, not a literal: it finds nothing and %s; %s", n.Key, o.Path, r.Path, fallsBack(n), fix)
-					}
-				}
+			fix := "put a fixed value in default instead"
+			if c.expr.Key == "overwriteListEnumWith" {
+				fix = "put fixed choices in listEnum instead"
 			}
+			p.At(c.at, "%s of option %q is %q, which the platform reads as a context path, not a literal: it finds nothing and %s; %s", c.expr.Key, c.option.Path, c.ref.Path, fallsBack(c.expr), fix)
 		}
 	},
 }
@@ -284,7 +171,7 @@ var RuleSliderConfig = &Rule{
 				p.At(n, "the %s platform ignores useRegionSliderConfig: option %q keeps the chart's own slider bounds (region-bounded sliders are the %s platform's: --platform %s)", p.Platform.Name, o.Path, schema.Catalogist.Name, schema.Catalogist.Name)
 				continue
 			}
-			if n.Kind != doc.String {
+			if n.Kind != srcpos.String {
 				p.At(n, "useRegionSliderConfig of option %q must be a string such as \"cpu\"", o.Path)
 				continue
 			}

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/srcpos"
 )
+
+// formRules check that the platform's form opens and offers choices.
+var formRules = []*Rule{RuleFormOpens, RuleFormHiddenCrash, RuleSchemaRegistry, RuleSelectOptions}
 
 // RuleFormOpens reports what makes the platform's form refuse to open or
 // crash, other than the schema's shape and the sliders.
@@ -37,9 +40,9 @@ var RuleSchemaRegistry = &Rule{
 	Name: "schema-registry", Severity: Warning, Launchable: true,
 	Doc: "overwriteSchemaWith and $ref name schemas of the API's registry (a missing name silently keeps the inline schema); without --schema-registry, a note says the inline copies were checked",
 	Run: func(p *Pass) {
-		var first *doc.Node
+		var first *srcpos.Node
 		for _, o := range p.Schema.Options {
-			if o.Ext != nil && o.Ext.OverwriteSchemaWith != nil && o.Ext.OverwriteSchemaWith.Kind != doc.String {
+			if o.Ext != nil && o.Ext.OverwriteSchemaWith != nil && o.Ext.OverwriteSchemaWith.Kind != srcpos.String {
 				n := o.Ext.OverwriteSchemaWith
 				p.At(n, "overwriteSchemaWith of option %q is %s; the API looks up a name such as \"ide/resources.json\"", o.Path, n.Show())
 			}
@@ -54,7 +57,9 @@ var RuleSchemaRegistry = &Rule{
 				continue
 			}
 			if u.Ref && strings.HasPrefix(u.Name, "#") {
-				continue // Helm resolves it; option-type reports it where the form needs a type
+				// A reference into the chart's own schema names nothing
+				// of the registry: this rule has nothing to say of it.
+				continue
 			}
 			hint := ""
 			if u.Suggestion != "" {

@@ -6,12 +6,15 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/srcpos"
 	"github.com/catalogist/catalogist/suggest"
 )
+
+// regionRules check the region file and what it injects.
+var regionRules = []*Rule{RuleRegionDefault, RuleRegionFallback, RuleRegionFile}
 
 // RuleRegionDefault reports defaults a region's or catalog's bounds make
 // unusable.
@@ -69,7 +72,7 @@ var RuleRegionFile = &Rule{
 			known = append(known, k)
 		}
 		sort.Strings(known)
-		at := func(n *doc.Node, format string, args ...any) {
+		at := func(n *srcpos.Node, format string, args ...any) {
 			p.Reportf(r.File, n.Pos, n.Pointer(), format, args...)
 		}
 		for _, name := range names {
@@ -119,9 +122,9 @@ var RuleRegionFile = &Rule{
 
 // regionBoundsNode returns the node of a region's resources or sliders,
 // the first written, or nil.
-func regionBoundsNode(r *region.Region) *doc.Node {
-	var first *doc.Node
-	consider := func(n *doc.Node) {
+func regionBoundsNode(r *region.Region) *srcpos.Node {
+	var first *srcpos.Node
+	consider := func(n *srcpos.Node) {
 		if n != nil && n.Parent != nil && (first == nil || n.Parent.Pos.Line < first.Pos.Line) {
 			first = n.Parent
 		}

@@ -8,8 +8,15 @@ import (
 	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/common/util"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/srcpos"
+)
+
+// schemaRules check the schema as JSON Schema and as the form reads its
+// options; valuesRules check values against it.
+var (
+	schemaRules = []*Rule{RuleJSON, RuleJSONSchema, RuleRootObject, RuleOptionType, RuleOptionText, RuleRender, RuleSchemaShape}
+	valuesRules = []*Rule{RuleDefaultValid, RuleValuesValid, RuleDuplicateKey}
 )
 
 // RuleJSON reports a schema that is not JSON.
@@ -20,9 +27,9 @@ var RuleJSON = &Rule{
 		if p.SchemaErr == nil {
 			return
 		}
-		pos := doc.Pos{Line: 1, Col: 1}
+		pos := srcpos.Pos{Line: 1, Col: 1}
 		msg := p.SchemaErr.Error()
-		if de, ok := p.SchemaErr.(*doc.Error); ok {
+		if de, ok := p.SchemaErr.(*srcpos.Error); ok {
 			pos, msg = de.Pos, de.Msg
 		}
 		p.Reportf(p.Chart.SchemaFile, pos, "", "not valid JSON: %s", msg)
@@ -34,8 +41,8 @@ var RuleJSONSchema = &Rule{
 	Name: "json-schema", Severity: Error, Launchable: true,
 	Doc: "values.schema.json is a valid JSON Schema for the draft Helm picks ($schema absent or unversioned: 2020-12)",
 	Run: func(p *Pass) {
-		if h := p.Helm(); h.err != nil {
-			for _, e := range schemaErrorPositions(h.err, p.Schema.Source) {
+		if h := p.Helm(); h.Err != nil {
+			for _, e := range schemaErrorPositions(h.Err, p.Schema.Source) {
 				p.At(e.node, "%s", e.msg)
 			}
 		}
@@ -48,7 +55,7 @@ var RuleRootObject = &Rule{
 	Doc: `the schema's root has "type": "object" and properties: the form is a group of options`,
 	Run: func(p *Pass) {
 		root := p.Schema.Root
-		if root.Kind != doc.Object {
+		if root.Kind != srcpos.Object {
 			p.At(root, "the schema's root must be an object with \"type\": \"object\", not %s", root.Kind.WithArticle())
 			return
 		}
@@ -56,7 +63,7 @@ var RuleRootObject = &Rule{
 		switch {
 		case t == nil:
 			p.At(root, "the schema's root has no type; add \"type\": \"object\"")
-		case t.Kind != doc.String || t.Text != "object":
+		case t.Kind != srcpos.String || t.Text != "object":
 			p.At(t, "the schema's root type must be \"object\", as Helm values are a mapping and the form a group of options")
 		case root.Get("properties") == nil:
 			p.At(root, "the schema's root has no properties, so the form will not open; list the options under \"properties\"")
@@ -122,7 +129,7 @@ var RuleDefaultValid = &Rule{
 	Doc: "each default is valid against its own subschema as Helm judges it",
 	Run: func(p *Pass) {
 		h := p.Helm()
-		if h.err != nil {
+		if h.Err != nil {
 			return
 		}
 		for _, o := range p.sourceOptions() {
@@ -161,7 +168,7 @@ var RuleValuesValid = &Rule{
 	Doc: "values.yaml and every ci/*-values.yaml pass the schema as helm install judges them",
 	Run: func(p *Pass) {
 		h := p.Helm()
-		if h.err != nil {
+		if h.Err != nil {
 			return
 		}
 		base := map[string]any{}
@@ -180,54 +187,42 @@ var RuleValuesValid = &Rule{
 				p.Reportf(ci, yamlErrPos(err), "", "not valid YAML: %v", err)
 				continue
 			}
-			ciDoc := func() *doc.Node {
-				data, _ := readFile(ci)
-				n, _ := doc.ParseYAML(data)
+			ciDoc := func() *srcpos.Node {
+				data, _ := srcpos.ReadFile(ci)
+				n, _ := srcpos.ParseYAML(data)
 				return n
 			}
 			// helm install -f ci/x-values.yaml judges the ci file merged over
 			// values.yaml; faults values.yaml has on its own are reported once.
-			merged := util.CoalesceTables(copyValues(over.AsMap()), copyValues(base))
+			merged := util.CoalesceTables(schema.HelmValues(over.AsMap()), schema.HelmValues(base))
 			p.checkValues(h, merged, ci, ciDoc, p.ValuesDoc, baseFaults)
 		}
 	},
 }
 
 func readValues(path string) (common.Values, error) {
-	data, err := readFile(path)
+	data, err := srcpos.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	return common.ReadValues(data)
 }
 
-// copyValues deep-copies a values map: Helm's coalescing mutates its input.
-func copyValues(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		if sub, ok := v.(map[string]any); ok {
-			v = copyValues(sub)
-		}
-		out[k] = v
-	}
-	return out
-}
-
-func yamlErrPos(err error) doc.Pos {
+func yamlErrPos(err error) srcpos.Pos {
 	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
 		var line int
 		fmt.Sscan(m[1], &line)
-		return doc.Pos{Line: line, Col: 1}
+		return srcpos.Pos{Line: line, Col: 1}
 	}
-	return doc.Pos{Line: 1, Col: 1}
+	return srcpos.Pos{Line: 1, Col: 1}
 }
 
 // checkValues validates values and reports each violation in file when the
 // offending path is written there, else in the chart's values.yaml. Faults
 // already reported (skip) are left out; it returns the faults it found.
-func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fileDoc, fallback func() *doc.Node, skip map[string]bool) map[string]bool {
+func (p *Pass) checkValues(h *schema.HelmSchema, values map[string]any, file string, fileDoc, fallback func() *srcpos.Node, skip map[string]bool) map[string]bool {
 	found := map[string]bool{}
-	err := h.root.Validate(values)
+	err := h.Root.Validate(values)
 	if err == nil {
 		return found
 	}
@@ -241,7 +236,7 @@ func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fi
 		if skip[key] {
 			continue
 		}
-		where, n := file, (*doc.Node)(nil)
+		where, n := file, (*srcpos.Node)(nil)
 		if d := fileDoc(); d != nil {
 			var full bool
 			n, full = d.LookupTokens(v.Instance)
@@ -251,7 +246,7 @@ func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fi
 				}
 			}
 		}
-		pos := doc.Pos{Line: 1, Col: 1}
+		pos := srcpos.Pos{Line: 1, Col: 1}
 		if n != nil {
 			pos = n.Pos
 			if n.KeyPos.IsValid() {
@@ -267,7 +262,7 @@ func (p *Pass) checkValues(h *helmSchema, values map[string]any, file string, fi
 	return found
 }
 
-func callOrNil(f func() *doc.Node) *doc.Node {
+func callOrNil(f func() *srcpos.Node) *srcpos.Node {
 	if f == nil {
 		return nil
 	}
@@ -277,7 +272,7 @@ func callOrNil(f func() *doc.Node) *doc.Node {
 func escapeAll(toks []string) []string {
 	out := make([]string, len(toks))
 	for i, t := range toks {
-		out[i] = doc.EscapePointer(t)
+		out[i] = srcpos.EscapePointer(t)
 	}
 	return out
 }
@@ -287,11 +282,11 @@ var RuleDuplicateKey = &Rule{
 	Name: "duplicate-key", Severity: Warning, Launchable: true,
 	Doc: "no key appears twice in one object (JSON parsers silently keep the last one)",
 	Run: func(p *Pass) {
-		var walk func(n *doc.Node)
-		walk = func(n *doc.Node) {
+		var walk func(n *srcpos.Node)
+		walk = func(n *srcpos.Node) {
 			switch n.Kind {
-			case doc.Object:
-				last := map[string]*doc.Node{}
+			case srcpos.Object:
+				last := map[string]*srcpos.Node{}
 				for _, m := range n.Members {
 					last[m.Key] = m
 				}
@@ -305,7 +300,7 @@ var RuleDuplicateKey = &Rule{
 					}
 					walk(m)
 				}
-			case doc.Array:
+			case srcpos.Array:
 				for _, c := range n.Items {
 					walk(c)
 				}

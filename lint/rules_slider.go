@@ -3,10 +3,13 @@ package lint
 import (
 	"fmt"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/srcpos"
 )
+
+// sliderRules check sliders and range sliders.
+var sliderRules = []*Rule{RuleSliderFields, RuleSliderText, RuleSliderRange, RuleSliderDefault, RuleSliderGrid, RuleSliderExtremity, RuleSliderPair}
 
 // failures reports the form's failures of some kinds: those that stop the
 // form from opening, or, with revealed, those that crash it once a hidden
@@ -27,7 +30,7 @@ func failures(p *Pass, revealed bool, kinds ...schema.FailureKind) {
 // isSliderish reports whether an option is meant as a slider: it has
 // sliderMin or render slider.
 func isSliderish(o *schema.Option) bool {
-	return o.Node.Kind == doc.Object && (o.HasSlider || o.Render == "slider")
+	return o.Node.Kind == srcpos.Object && (o.HasSlider || o.Render == "slider")
 }
 
 // RuleSliderFields reports sliders the form's slider cannot show.
@@ -37,22 +40,22 @@ var RuleSliderFields = &Rule{
 	Run: func(p *Pass) {
 		shapeRule(schema.ShapeSlider)(p)
 		failures(p, false, schema.FailSlider)
+		for _, s := range slidersWithoutMin.of(p) {
+			if s.verdict == minRequired {
+				p.AtKey(s.option.Node, "slider %q has render slider but no sliderMin: the form shows a plain text field; the %s platform requires sliderMin, sliderMax, sliderStep and sliderUnit", s.option.Path, p.Platform.Name)
+			}
+		}
 		if !p.Platform.StepAndUnitRequired {
 			return
 		}
+		// The sliders with sliderMin: a region's or catalog's slider
+		// configuration, when one applies, supplies their step and unit.
 		for _, o := range p.Schema.Options {
-			if !isSliderish(o) || o.Const != nil {
+			if !o.HasSlider || o.Node.Kind != srcpos.Object || o.Const != nil || configSupplied(p, o) {
 				continue
-			}
-			if name := o.SliderConfigName(); name != "" && p.Context.Sliders[name] != nil {
-				continue // the region's or catalog's configuration supplies all four
 			}
 			n := o.SliderNodes
-			switch {
-			case n.Min == nil:
-				p.AtKey(o.Node, "slider %q has render slider but no sliderMin: the form shows a plain text field; the %s platform requires sliderMin, sliderMax, sliderStep and sliderUnit", o.Path, p.Platform.Name)
-				continue
-			case n.Step == nil:
+			if n.Step == nil {
 				p.AtKey(o.Node, "slider %q has no sliderStep, which the %s platform requires; add one such as \"sliderStep\": 1", o.Path, p.Platform.Name)
 			}
 			if n.Unit == nil && o.Type == "string" {
@@ -68,12 +71,9 @@ var RuleSliderText = &Rule{
 	Name: "slider-text", Severity: Warning, Launchable: true,
 	Doc: "render slider comes with sliderMin (without it the onyxia form shows a plain text field)",
 	Run: func(p *Pass) {
-		if p.Platform.StepAndUnitRequired {
-			return // slider-fields reports it as a missing field
-		}
-		for _, o := range p.Schema.Options {
-			if isSliderish(o) && !o.HasSlider && o.Const == nil {
-				p.At(o.SliderNodes.Render, "option %q has render slider but no sliderMin, so the form shows a plain text field; add sliderMin and sliderMax, or remove render", o.Path)
+		for _, s := range slidersWithoutMin.of(p) {
+			if s.verdict == minTextField {
+				p.At(s.option.SliderNodes.Render, "option %q has render slider but no sliderMin, so the form shows a plain text field; add sliderMin and sliderMax, or remove render", s.option.Path)
 			}
 		}
 	},
@@ -85,7 +85,7 @@ var RuleSliderRange = &Rule{
 	Doc: "sliderMin < sliderMax and sliderStep > 0, or the slider cannot move",
 	Run: func(p *Pass) {
 		for _, o := range p.Schema.Options {
-			if !o.HasSlider || o.Node.Kind != doc.Object {
+			if !o.HasSlider || o.Node.Kind != srcpos.Object {
 				continue
 			}
 			n := o.SliderNodes

@@ -7,9 +7,16 @@
 //	FILE:LINE:COL: REGEXP
 //
 // FILE is relative to the fixture, with slashes; REGEXP (Go syntax, up to
-// the end of the line) must match the finding's message. Each finding needs
-// its own want line at its position, so two findings at one position need
-// two lines. Blank lines and lines starting with # are ignored.
+// the end of the line) must match the finding's message, and not the empty
+// message. Each finding needs its own want line at its position, so two
+// findings at one position need two lines. Blank lines and lines starting
+// with # are ignored. A finding that suggests a name (did you mean "x"?)
+// needs a REGEXP that fails once the name is changed: the suggestion is
+// part of what is asserted.
+//
+// A case that needs another setting than bad's (no region, another
+// registry) has a fixture of its own beside it, bad-<what>, with its own
+// want.txt.
 
 package lint_test
 
@@ -32,11 +39,17 @@ const rulesDir = "../testdata/rules"
 
 func lintFixture(t *testing.T, dir string) *lint.Result {
 	t.Helper()
+	return lintFixtureWith(t, dir, lint.Options{})
+}
+
+// lintFixtureWith lints a fixture with options, and its region.yaml when
+// it has one.
+func lintFixtureWith(t *testing.T, dir string, opt lint.Options) *lint.Result {
+	t.Helper()
 	cat, err := catalog.Discover(dir)
 	if err != nil {
 		t.Fatalf("discover %s: %v", dir, err)
 	}
-	opt := lint.Options{}
 	if rf := filepath.Join(dir, "region.yaml"); fileExists(rf) {
 		r, err := region.Load(rf, "")
 		if err != nil {
@@ -99,6 +112,11 @@ func readWant(t *testing.T, path string) []want {
 			bad = true
 			continue
 		}
+		if re.MatchString("") {
+			t.Errorf("%s:%d: pattern %q matches any message; write the words the message must hold", path, n, pat)
+			bad = true
+			continue
+		}
 		out = append(out, want{line: n, pos: m[1], re: re})
 	}
 	if err := sc.Err(); err != nil {
@@ -113,8 +131,9 @@ func readWant(t *testing.T, path string) []want {
 // match pairs findings with want lines at the same position so that each
 // want line matches its finding's message, pairing as many as it can (one
 // pattern may match several messages, so a first-fit pairing could miss a
-// complete one). It returns the findings and want lines left unpaired.
-func match(got []lint.Finding, pos []string, wants []want) (extra []int, missing []int) {
+// complete one). It returns the want line of each paired finding (-1 for
+// none), and the findings and want lines left unpaired.
+func match(got []lint.Finding, pos []string, wants []want) (wantOf []int, extra []int, missing []int) {
 	gotOf := make([]int, len(wants)) // want -> finding index, or -1
 	for j := range gotOf {
 		gotOf[j] = -1
@@ -139,66 +158,156 @@ func match(got []lint.Finding, pos []string, wants []want) (extra []int, missing
 			extra = append(extra, i)
 		}
 	}
+	wantOf = make([]int, len(got))
+	for i := range wantOf {
+		wantOf[i] = -1
+	}
 	for j := range wants {
 		if gotOf[j] < 0 {
 			missing = append(missing, j)
+		} else {
+			wantOf[gotOf[j]] = j
 		}
 	}
-	return extra, missing
+	return wantOf, extra, missing
+}
+
+var suggestion = regexp.MustCompile(`did you mean "([^"]*)"`)
+
+// assertsSuggestion reports whether a pattern that matches msg also checks
+// the name msg suggests: it must not match msg with another name there.
+func assertsSuggestion(re *regexp.Regexp, msg string) bool {
+	m := suggestion.FindStringSubmatchIndex(msg)
+	if m == nil {
+		return true
+	}
+	other := msg[:m[2]] + "x" + msg[m[2]:m[3]] + "x" + msg[m[3]:]
+	return !re.MatchString(other)
+}
+
+// badFixtures returns a rule's bad fixture and those beside it
+// (bad-<what>).
+func badFixtures(t *testing.T, rule string) []string {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(rulesDir, rule, "bad-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{filepath.Join(rulesDir, rule, "bad")}, dirs...)
 }
 
 func TestRuleFixtures(t *testing.T) {
 	for _, r := range lint.All {
 		t.Run(r.Name, func(t *testing.T) {
-			bad := filepath.Join(rulesDir, r.Name, "bad")
 			good := filepath.Join(rulesDir, r.Name, "good")
-			for _, d := range []string{bad, good} {
+			bads := badFixtures(t, r.Name)
+			for _, d := range []string{bads[0], good} {
 				if !fileExists(d) {
 					t.Fatalf("rule %s has no fixture %s", r.Name, d)
 				}
 			}
-			wantFile := filepath.Join(bad, "want.txt")
-			wants := readWant(t, wantFile)
-			if len(wants) == 0 {
-				t.Fatalf("%s lists no finding", wantFile)
-			}
-			var got []lint.Finding
-			var pos []string
-			res := lintFixture(t, bad)
-			for _, f := range res.Findings {
-				if f.Rule != r.Name {
-					continue
-				}
-				rel, err := filepath.Rel(bad, f.File)
-				if err != nil {
-					rel = f.File
-				}
-				got = append(got, f)
-				pos = append(pos, filepath.ToSlash(rel)+":"+strconv.Itoa(f.Line)+":"+strconv.Itoa(f.Column))
-				if f.Severity != r.Severity {
-					t.Errorf("%s: finding has severity %s, rule says %s", pos[len(pos)-1], f.Severity, r.Severity)
-				}
-			}
-			extra, missing := match(got, pos, wants)
-			if len(extra) > 0 || len(missing) > 0 {
-				var b strings.Builder
-				fmt.Fprintf(&b, "findings of %s in %s do not match %s\n", r.Name, bad, wantFile)
-				if len(extra) > 0 {
-					b.WriteString("findings no want line matches:\n")
-					for _, i := range extra {
-						fmt.Fprintf(&b, "  %s: %s\n", pos[i], got[i].Message)
-					}
-				}
-				if len(missing) > 0 {
-					b.WriteString("want lines no finding matches:\n")
-					for _, j := range missing {
-						fmt.Fprintf(&b, "  want.txt:%d: %s: %s\n", wants[j].line, wants[j].pos, wants[j].re)
-					}
-				}
-				t.Error(strings.TrimSuffix(b.String(), "\n"))
+			for _, bad := range bads {
+				checkBad(t, r, bad)
 			}
 			if res := lintFixture(t, good); len(res.Findings) > 0 {
 				t.Errorf("good fixture %s has findings:\n%s", good, dump(res))
+			}
+		})
+	}
+}
+
+// checkBad checks the findings of rule r in a bad fixture against its
+// want.txt.
+func checkBad(t *testing.T, r *lint.Rule, bad string) {
+	t.Helper()
+	wantFile := filepath.Join(bad, "want.txt")
+	wants := readWant(t, wantFile)
+	if len(wants) == 0 {
+		t.Fatalf("%s lists no finding", wantFile)
+	}
+	var got []lint.Finding
+	var pos []string
+	res := lintFixture(t, bad)
+	for _, f := range res.Findings {
+		if f.Rule != r.Name {
+			continue
+		}
+		rel, err := filepath.Rel(bad, f.File)
+		if err != nil {
+			rel = f.File
+		}
+		got = append(got, f)
+		pos = append(pos, filepath.ToSlash(rel)+":"+strconv.Itoa(f.Line)+":"+strconv.Itoa(f.Column))
+		if f.Severity != r.Severity {
+			t.Errorf("%s: finding has severity %s, rule says %s", pos[len(pos)-1], f.Severity, r.Severity)
+		}
+	}
+	wantOf, extra, missing := match(got, pos, wants)
+	if len(extra) > 0 || len(missing) > 0 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "findings of %s in %s do not match %s\n", r.Name, bad, wantFile)
+		if len(extra) > 0 {
+			b.WriteString("findings no want line matches:\n")
+			for _, i := range extra {
+				fmt.Fprintf(&b, "  %s: %s\n", pos[i], got[i].Message)
+			}
+		}
+		if len(missing) > 0 {
+			b.WriteString("want lines no finding matches:\n")
+			for _, j := range missing {
+				fmt.Fprintf(&b, "  want.txt:%d: %s: %s\n", wants[j].line, wants[j].pos, wants[j].re)
+			}
+		}
+		t.Error(strings.TrimSuffix(b.String(), "\n"))
+	}
+	for i, j := range wantOf {
+		if j >= 0 && !assertsSuggestion(wants[j].re, got[i].Message) {
+			t.Errorf("%s:%d: %s: the pattern does not assert the suggestion of %q", wantFile, wants[j].line, pos[i], got[i].Message)
+		}
+	}
+}
+
+// TestSharedFactsSplit checks that the rules reading one shared fact never
+// report one case twice: over their fixtures, on either platform, no case
+// is reported by two rules of a group.
+func TestSharedFactsSplit(t *testing.T) {
+	groups := []struct {
+		rules []string
+		// caseOf names what a finding is about: an option has one hidden
+		// condition, and a context path is written at one place.
+		caseOf func(lint.Finding) string
+	}{
+		{[]string{"hidden-path", "hidden-value", "hidden-never"}, func(f lint.Finding) string { return f.File + " " + f.Option }},
+		{[]string{"bare-literal", "context-path"}, func(f lint.Finding) string {
+			return fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
+		}},
+	}
+	for _, g := range groups {
+		t.Run(strings.Join(g.rules, ","), func(t *testing.T) {
+			var rules []*lint.Rule
+			for _, name := range g.rules {
+				rules = append(rules, lint.Lookup(name))
+			}
+			reported := 0
+			for _, name := range g.rules {
+				for _, dir := range badFixtures(t, name) {
+					for _, platform := range []string{"onyxia", "catalogist"} {
+						opt := lint.Options{Rules: rules}
+						opt.Overrides.Platform = platform
+						by := map[string]string{}
+						for _, f := range lintFixtureWith(t, dir, opt).Findings {
+							reported++
+							k := g.caseOf(f)
+							if r, ok := by[k]; ok && r != f.Rule {
+								t.Errorf("%s (platform %s): %s is reported by both %s and %s", dir, platform, k, r, f.Rule)
+							}
+							by[k] = f.Rule
+						}
+					}
+				}
+			}
+			if reported == 0 {
+				t.Fatal("the fixtures gave no finding: nothing was checked")
 			}
 		})
 	}

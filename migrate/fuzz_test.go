@@ -43,9 +43,9 @@ func FuzzMigrate(f *testing.F) {
 		p := filepath.Join(dir, "in.yaml")
 		kinds := []string{"values", "chart", "app", "idp"}
 		for i, kind := range kinds {
-			m := migrate.Migrate{RepoIndex: "testdata/repo/index.yaml"}
-			input(&m, kind, p)
-			res := fuzzRun(t, kind, p, data, m)
+			o := migrate.Options{RepoIndex: "testdata/repo/index.yaml"}
+			input(&o, kind, p)
+			res := fuzzRun(t, kind, p, data, o)
 			if res != nil {
 				checkRemovals(t, res.Files[0])
 			}
@@ -62,7 +62,7 @@ func FuzzMigrate(f *testing.F) {
 				body += "\n"
 			}
 			composed := fuzzHead + "---\n" + body + "---\n" + fuzzTail
-			around := fuzzRun(t, kind, p, []byte(composed), m)
+			around := fuzzRun(t, kind, p, []byte(composed), o)
 			if around == nil {
 				continue
 			}
@@ -74,7 +74,7 @@ func FuzzMigrate(f *testing.F) {
 			if !oneDocument(data) {
 				continue
 			}
-			alone := fuzzRun(t, kind, p, []byte(body), m)
+			alone := fuzzRun(t, kind, p, []byte(body), o)
 			if alone == nil {
 				t.Fatalf("%s: the text fails alone, not between two documents", kind)
 			}
@@ -87,8 +87,9 @@ func FuzzMigrate(f *testing.F) {
 
 // fuzzRun migrates data written to p, writes the result and checks that
 // a second run changes nothing. It returns nil when the input is refused.
-func fuzzRun(t *testing.T, kind, p string, data []byte, m migrate.Migrate) *migrate.Result {
+func fuzzRun(t *testing.T, kind, p string, data []byte, o migrate.Options) *migrate.Result {
 	t.Helper()
+	m := newMigrate(t, o)
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package migrate_test
 import (
 	"bytes"
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +18,7 @@ import (
 	"helm.sh/helm/v4/pkg/getter"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
+	"github.com/catalogist/catalogist/internal/repotest"
 	"github.com/catalogist/catalogist/migrate"
 )
 
@@ -56,8 +55,7 @@ func served(t *testing.T, charts ...*chart.Metadata) string {
 			t.Fatal(err)
 		}
 	}
-	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	t.Cleanup(srv.Close)
+	srv := repotest.Serve(t, dir)
 	idx, err := repo.IndexDirectory(dir, srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +93,7 @@ func TestMigratedUmbrellaResolvesWithHelm(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	res, err := (&migrate.Migrate{Chart: chartYAML, NewRepoURL: newRepo}).Run(context.Background())
+	res, err := newMigrate(t, migrate.Options{Chart: chartYAML, NewRepoURL: newRepo}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

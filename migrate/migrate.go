@@ -41,8 +41,9 @@ const (
 	BitnamiProvidersPath = "/opt/bitnami/keycloak/providers"
 )
 
-// Migrate is the migration of one deployment, configured, then Run.
-type Migrate struct {
+// Options configure a migration; empty fields take the reference
+// platform's values (see New).
+type Options struct {
 	// Files to migrate; any may be empty.
 	Values, Chart, App, IdpValues string
 
@@ -65,7 +66,42 @@ type Migrate struct {
 	ThemeURL string
 	// Release is the release name in the printed commands.
 	Release string
-	Client  *chartrepo.Client
+	// Client reads the new repository's index; nil means one built with
+	// chartrepo.New, without TLS settings or cache.
+	Client *chartrepo.Client
+}
+
+// Migrate is the migration of one deployment: made by New, then Run.
+type Migrate struct {
+	opts   Options
+	client *chartrepo.Client
+}
+
+// New configures a migration, filling what the options leave empty with
+// the reference platform's values.
+func New(opts Options) (*Migrate, error) {
+	def := func(s *string, v string) {
+		if *s == "" {
+			*s = v
+		}
+	}
+	def(&opts.OldRepoURL, DefaultOldRepoURL)
+	def(&opts.NewRepoURL, DefaultNewRepoURL)
+	def(&opts.OldRepoName, DefaultOldRepoName)
+	def(&opts.NewRepoName, DefaultNewRepoName)
+	def(&opts.OldChart, DefaultChart)
+	def(&opts.NewChart, DefaultChart)
+	def(&opts.ThemeURL, DefaultThemeURL)
+	def(&opts.Release, DefaultChart)
+	def(&opts.RepoIndex, opts.NewRepoURL)
+	c := opts.Client
+	if c == nil {
+		var err error
+		if c, err = chartrepo.New(chartrepo.Options{}); err != nil {
+			return nil, fmt.Errorf("the repository client: %w", err)
+		}
+	}
+	return &Migrate{opts: opts, client: c}, nil
 }
 
 // File is one migrated file.
@@ -81,8 +117,11 @@ func (f *File) Changed() bool { return string(f.Before) != string(f.After) }
 
 // Result is what a migration would do.
 type Result struct {
-	Version string
-	Files   []*File
+	// Chart and Version are the new repository's chart and the version
+	// moved to.
+	Chart, Version string
+	// Files are the files given, migrated.
+	Files []*File
 	// Notes are things to know or do by hand, including shapes that were
 	// not recognised and so left alone.
 	Notes []string
@@ -90,38 +129,21 @@ type Result struct {
 	Commands []string
 }
 
-func (m *Migrate) defaults() {
-	def := func(s *string, v string) {
-		if *s == "" {
-			*s = v
-		}
-	}
-	def(&m.OldRepoURL, DefaultOldRepoURL)
-	def(&m.NewRepoURL, DefaultNewRepoURL)
-	def(&m.OldRepoName, DefaultOldRepoName)
-	def(&m.NewRepoName, DefaultNewRepoName)
-	def(&m.OldChart, DefaultChart)
-	def(&m.NewChart, DefaultChart)
-	def(&m.ThemeURL, DefaultThemeURL)
-	def(&m.Release, DefaultChart)
-	def(&m.RepoIndex, m.NewRepoURL)
-}
-
 // Run computes the migration of the given files; nothing is written.
 func (m *Migrate) Run(ctx context.Context) (*Result, error) {
-	m.defaults()
-	if m.Values == "" && m.Chart == "" && m.App == "" && m.IdpValues == "" {
+	o := &m.opts
+	if o.Values == "" && o.Chart == "" && o.App == "" && o.IdpValues == "" {
 		return nil, errors.New("nothing to migrate: give --values, --chart, --app or --idp-values")
 	}
-	r := &Result{}
+	r := &Result{Chart: o.NewChart}
 	steps := []struct {
 		path string
 		run  step
 	}{
-		{m.Chart, (*session).chart},
-		{m.Values, (*session).values},
-		{m.App, (*session).app},
-		{m.IdpValues, (*session).idpFile},
+		{o.Chart, (*session).chart},
+		{o.Values, (*session).values},
+		{o.App, (*session).app},
+		{o.IdpValues, (*session).idpFile},
 	}
 	// Every file is read and checked before the network is asked for the
 	// version: a file the migration refuses is the user's to fix whether
@@ -159,7 +181,7 @@ func (m *Migrate) Run(ctx context.Context) (*Result, error) {
 	if r.Version, err = m.version(ctx); err != nil {
 		return nil, err
 	}
-	s := &session{m: m, r: r}
+	s := &session{m: o, r: r}
 	for _, in := range inputs {
 		f := in.f
 		after, why, err := s.runDocs(in.run, f, in.docs)
@@ -179,7 +201,7 @@ func (m *Migrate) Run(ctx context.Context) (*Result, error) {
 		r.Files = append(r.Files, f)
 	}
 	if s.themeSeen {
-		r.Notes = append(r.Notes, fmt.Sprintf("the login theme is now called %q in the identity provider's theme list (it was %q): select it again in the realm's settings", m.NewChart, m.NewChart+"-web"))
+		r.Notes = append(r.Notes, fmt.Sprintf("the login theme is now called %q in the identity provider's theme list (it was %q): select it again in the realm's settings", o.NewChart, o.NewChart+"-web"))
 	}
 	r.Commands = s.commands()
 	return r, nil
@@ -288,31 +310,28 @@ func load(path string) (*File, []*Doc, error) {
 
 // version is the chart version to move to.
 func (m *Migrate) version(ctx context.Context) (string, error) {
-	c := m.Client
-	if c == nil {
-		c = chartrepo.Default
-	}
-	ix, err := c.Index(ctx, m.RepoIndex)
+	o := &m.opts
+	ix, err := m.client.Index(ctx, o.RepoIndex)
 	if err != nil {
-		if m.ToVersion != "" {
-			return m.ToVersion, nil // pinned: the index only confirms it
+		if o.ToVersion != "" {
+			return o.ToVersion, nil // pinned: the index only confirms it
 		}
 		return "", fmt.Errorf("reading the new repository's index to find its newest version: %w (give --repo-index FILE|URL to read it elsewhere, or --to-version)", err)
 	}
-	versions, err := repoindex.ChartVersions(ix.Data, ix.URL, m.NewChart)
+	versions, err := repoindex.ChartVersions(ix.Data, ix.URL, o.NewChart)
 	if err != nil {
 		return "", err
 	}
 	want := ""
-	if m.ToVersion != "" {
-		want = strings.TrimPrefix(m.ToVersion, "v")
+	if o.ToVersion != "" {
+		want = strings.TrimPrefix(o.ToVersion, "v")
 	}
 	cv, err := repoindex.PickVersion(versions, want)
 	if err != nil {
-		return "", fmt.Errorf("%s, chart %s: %w", ix.URL, m.NewChart, err)
+		return "", fmt.Errorf("%s, chart %s: %w", ix.URL, o.NewChart, err)
 	}
 	if want != "" && cv.Version != want {
-		return "", fmt.Errorf("%s has no %s %s (newest matching: %s); --to-version takes a published version", ix.URL, m.NewChart, want, cv.Version)
+		return "", fmt.Errorf("%s has no %s %s (newest matching: %s); --to-version takes a published version", ix.URL, o.NewChart, want, cv.Version)
 	}
 	return cv.Version, nil
 }

@@ -34,12 +34,24 @@ func fixture(t *testing.T, rel string) string {
 	return p
 }
 
-func run(t *testing.T, m migrate.Migrate) *migrate.Result {
+// newMigrate configures a migration.
+func newMigrate(t testing.TB, o migrate.Options) *migrate.Migrate {
 	t.Helper()
-	if m.RepoIndex == "" {
-		m.RepoIndex = index
+	m, err := migrate.New(o)
+	if err != nil {
+		t.Fatal(err)
 	}
-	res, err := m.Run(context.Background())
+	return m
+}
+
+// run migrates with the options, reading the test repository's index
+// unless they name another.
+func run(t *testing.T, o migrate.Options) *migrate.Result {
+	t.Helper()
+	if o.RepoIndex == "" {
+		o.RepoIndex = index
+	}
+	res, err := newMigrate(t, o).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,14 +129,14 @@ func TestGolden(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var m migrate.Migrate
+			var o migrate.Options
 			paths := map[string]string{}
 			for fl, rel := range tc.files {
 				p := fixture(t, rel)
 				paths[p] = rel
-				input(&m, fl, p)
+				input(&o, fl, p)
 			}
-			res := run(t, m)
+			res := run(t, o)
 			if res.Version != "4.1.4" {
 				t.Errorf("version %s, want the newest release 4.1.4", res.Version)
 			}
@@ -173,7 +185,7 @@ func TestGolden(t *testing.T) {
 			if err := res.Write(); err != nil {
 				t.Fatal(err)
 			}
-			again := run(t, m)
+			again := run(t, o)
 			for _, f := range again.Files {
 				if f.Changed() || len(f.Changes) > 0 {
 					t.Errorf("second run changes %s: %v\n%s", paths[f.Path], f.Changes, again.Diff())
@@ -187,16 +199,16 @@ func TestGolden(t *testing.T) {
 }
 
 // input sets the file of one kind of input (values, chart, app, idp).
-func input(m *migrate.Migrate, kind, p string) {
+func input(o *migrate.Options, kind, p string) {
 	switch kind {
 	case "values":
-		m.Values = p
+		o.Values = p
 	case "chart":
-		m.Chart = p
+		o.Chart = p
 	case "app":
-		m.App = p
+		o.App = p
 	case "idp":
-		m.IdpValues = p
+		o.IdpValues = p
 	}
 }
 
@@ -215,7 +227,7 @@ func TestUnknownShapesAreReported(t *testing.T) {
 	if err := os.WriteFile(values, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res := run(t, migrate.Migrate{Values: values})
+	res := run(t, migrate.Options{Values: values})
 	notes := strings.Join(res.Notes, "\n")
 	for _, want := range []string{
 		"web.image.tag",
@@ -234,25 +246,25 @@ func TestUnknownShapesAreReported(t *testing.T) {
 
 func TestVersion(t *testing.T) {
 	values := fixture(t, "values/values.yaml")
-	if v := run(t, migrate.Migrate{Values: values, ToVersion: "4.1.0"}).Version; v != "4.1.0" {
+	if v := run(t, migrate.Options{Values: values, ToVersion: "4.1.0"}).Version; v != "4.1.0" {
 		t.Errorf("--to-version 4.1.0 gave %s", v)
 	}
-	if v := run(t, migrate.Migrate{Values: values, ToVersion: "4.2.0-rc.1"}).Version; v != "4.2.0-rc.1" {
+	if v := run(t, migrate.Options{Values: values, ToVersion: "4.2.0-rc.1"}).Version; v != "4.2.0-rc.1" {
 		t.Errorf("--to-version of a pre-release gave %s", v)
 	}
-	_, err := (&migrate.Migrate{Values: values, RepoIndex: index, ToVersion: "9.9.9"}).Run(context.Background())
+	_, err := newMigrate(t, migrate.Options{Values: values, RepoIndex: index, ToVersion: "9.9.9"}).Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "9.9.9") {
 		t.Errorf("unpublished --to-version: %v", err)
 	}
 	missing := filepath.Join(t.TempDir(), "none", "index.yaml")
-	_, err = (&migrate.Migrate{Values: values, RepoIndex: missing}).Run(context.Background())
+	_, err = newMigrate(t, migrate.Options{Values: values, RepoIndex: missing}).Run(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "--repo-index") {
 		t.Errorf("unreadable index: %v", err)
 	}
-	if v := run(t, migrate.Migrate{Values: values, RepoIndex: missing, ToVersion: "4.1.4"}).Version; v != "4.1.4" {
+	if v := run(t, migrate.Options{Values: values, RepoIndex: missing, ToVersion: "4.1.4"}).Version; v != "4.1.4" {
 		t.Errorf("pinned version without an index gave %s", v)
 	}
-	if _, err := (&migrate.Migrate{RepoIndex: index}).Run(context.Background()); err == nil {
+	if _, err := newMigrate(t, migrate.Options{RepoIndex: index}).Run(context.Background()); err == nil {
 		t.Error("no files: want an error")
 	}
 }
@@ -268,16 +280,16 @@ func TestIdpPath(t *testing.T) {
 		}
 		return p
 	}
-	res := run(t, migrate.Migrate{IdpValues: write()})
+	res := run(t, migrate.Options{IdpValues: write()})
 	if !strings.Contains(string(res.Files[0].After), "mountPath: /opt/keycloak/providers\n") || !strings.Contains(strings.Join(res.Notes, "\n"), "--idp-path /opt/jboss/keycloak/standalone/deployments") {
 		t.Errorf("the WildFly path under a current image was not moved with a note:\n%s\n%v", res.Files[0].After, res.Notes)
 	}
-	res = run(t, migrate.Migrate{IdpValues: write(), IdpPath: "/custom/providers"})
+	res = run(t, migrate.Options{IdpValues: write(), IdpPath: "/custom/providers"})
 	if !strings.Contains(string(res.Files[0].After), "mountPath: /custom/providers\n") {
 		t.Errorf("--idp-path was not applied:\n%s", res.Files[0].After)
 	}
 	src = strings.Replace(src, "quay.io/keycloak/keycloak", "jboss/keycloak", 1)
-	res = run(t, migrate.Migrate{IdpValues: write()})
+	res = run(t, migrate.Options{IdpValues: write()})
 	if strings.Contains(string(res.Files[0].After), "/opt/keycloak/providers") {
 		t.Errorf("the jboss/keycloak image lost its deployments path:\n%s", res.Files[0].After)
 	}

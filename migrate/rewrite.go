@@ -13,7 +13,7 @@ import (
 
 // session carries one run's state across its files.
 type session struct {
-	m *Migrate
+	m *Options
 	r *Result
 	// alias is the key the umbrella chart's values of the platform sit
 	// under, once the chart was read.

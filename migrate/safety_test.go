@@ -63,12 +63,12 @@ func contains(t *testing.T, what, all string, want ...string) {
 
 // noSecondChange writes the result and checks that a second run finds
 // nothing to change.
-func noSecondChange(t *testing.T, res *migrate.Result, m migrate.Migrate) {
+func noSecondChange(t *testing.T, res *migrate.Result, o migrate.Options) {
 	t.Helper()
 	if err := res.Write(); err != nil {
 		t.Fatal(err)
 	}
-	again := run(t, m)
+	again := run(t, o)
 	if d := again.Diff(); d != "" {
 		t.Errorf("second run changes:\n%s", d)
 	}
@@ -80,8 +80,8 @@ func noSecondChange(t *testing.T, res *migrate.Result, m migrate.Migrate) {
 // and the comments between documents.
 func TestMultiDocumentApplication(t *testing.T) {
 	p := fixture(t, "multidoc/application.yaml")
-	m := migrate.Migrate{App: p}
-	res := run(t, m)
+	o := migrate.Options{App: p}
+	res := run(t, o)
 	f := res.Files[0]
 	// The comment and directive, then each document.
 	before, after := pieces(string(f.Before)), pieces(string(f.After))
@@ -108,15 +108,15 @@ func TestMultiDocumentApplication(t *testing.T) {
 	if strings.Contains(joined(f), "document 2") || strings.Contains(strings.Join(res.Notes, "\n"), "document 2") {
 		t.Errorf("the ConfigMap is reported:\n%s\n%v", joined(f), res.Notes)
 	}
-	noSecondChange(t, res, m)
+	noSecondChange(t, res, o)
 }
 
 // A values file with a second document is not emptied: each document
 // loses its own tags, and a trailing "---" stays.
 func TestMultiDocumentValues(t *testing.T) {
 	p := fixture(t, "multidoc/values.yaml")
-	m := migrate.Migrate{Values: p}
-	res := run(t, m)
+	o := migrate.Options{Values: p}
+	res := run(t, o)
 	f := res.Files[0]
 	want := "# Staging.\nweb:\n  env:\n    KEYCLOAK_REALM: staging\n---\n# Production, appended by the release job.\napi:\n  image:\n    pullPolicy: Always\n---\n"
 	if string(f.After) != want {
@@ -126,22 +126,22 @@ func TestMultiDocumentValues(t *testing.T) {
 	if notes := strings.Join(res.Notes, "\n"); strings.Contains(notes, "document 3") {
 		t.Errorf("the empty last document is reported:\n%s", notes)
 	}
-	noSecondChange(t, res, m)
+	noSecondChange(t, res, o)
 
 	// A first document that loses all it holds stays a document: without
 	// it, the second would become the first.
 	dir := t.TempDir()
 	p = write(t, dir, "values.yaml", "web:\n  image:\n    tag: 1\n---\nkeep: me\n")
-	m = migrate.Migrate{Values: p}
-	res = run(t, m)
+	o = migrate.Options{Values: p}
+	res = run(t, o)
 	if got := string(res.Files[0].After); got != "{}\n---\nkeep: me\n" {
 		t.Errorf("got:\n%s", got)
 	}
-	noSecondChange(t, res, m)
+	noSecondChange(t, res, o)
 
 	// A file of several documents, none an Application, says so once.
 	p = write(t, dir, "app.yaml", "kind: ConfigMap\n---\nkind: Secret\n")
-	res = run(t, migrate.Migrate{App: p})
+	res = run(t, migrate.Options{App: p})
 	if notes := strings.Join(res.Notes, "\n"); len(res.Notes) != 1 || !strings.Contains(notes, "no document is an Argo CD Application") {
 		t.Errorf("notes:\n%s", notes)
 	}
@@ -287,8 +287,8 @@ func TestAliasesAreLeftAlone(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := write(t, t.TempDir(), "values.yaml", tc.src)
-			m := migrate.Migrate{Values: p}
-			res := run(t, m)
+			o := migrate.Options{Values: p}
+			res := run(t, o)
 			f := res.Files[0]
 			contains(t, "notes", strings.Join(res.Notes, "\n"), tc.notes...)
 			want := tc.want
@@ -310,7 +310,7 @@ func TestAliasesAreLeftAlone(t *testing.T) {
 				}
 			}
 			checkRemovals(t, f, tc.keep...)
-			noSecondChange(t, res, m)
+			noSecondChange(t, res, o)
 		})
 	}
 }
@@ -320,7 +320,7 @@ func TestAliasesAreLeftAlone(t *testing.T) {
 func TestSharedRepositoryAddress(t *testing.T) {
 	src := "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  annotations:\n    upstream: &repo https://inseefrlab.github.io/helm-charts\nspec:\n  source:\n    repoURL: *repo\n    chart: onyxia\n    targetRevision: 4.1.0\n"
 	p := write(t, t.TempDir(), "app.yaml", src)
-	res := run(t, migrate.Migrate{App: p})
+	res := run(t, migrate.Options{App: p})
 	f := res.Files[0]
 	contains(t, "notes", strings.Join(res.Notes, "\n"), "spec.source.repoURL comes through the alias *repo at line 8 (anchor &repo at line 5); change it there by hand")
 	contains(t, "changes", joined(f), "spec.source.targetRevision: 4.1.0 -> 4.1.4")
@@ -329,11 +329,15 @@ func TestSharedRepositoryAddress(t *testing.T) {
 	}
 }
 
-func runErr(m migrate.Migrate) error {
-	if m.RepoIndex == "" {
-		m.RepoIndex = index
+func runErr(o migrate.Options) error {
+	if o.RepoIndex == "" {
+		o.RepoIndex = index
 	}
-	_, err := m.Run(context.Background())
+	m, err := migrate.New(o)
+	if err != nil {
+		return err
+	}
+	_, err = m.Run(context.Background())
 	return err
 }
 
@@ -347,7 +351,7 @@ func TestDuplicateKeys(t *testing.T) {
 		{"through an alias key", "k: &k tag\nweb:\n  image:\n    tag: 1\n    *k : 2\n", `line 5: the key "tag" is already at line 4`},
 	} {
 		p := write(t, dir, tc.name+".yaml", tc.src)
-		err := runErr(migrate.Migrate{Values: p})
+		err := runErr(migrate.Options{Values: p})
 		var ie *migrate.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an input error naming %s and %q", tc.name, err, p, tc.want)
@@ -355,13 +359,13 @@ func TestDuplicateKeys(t *testing.T) {
 	}
 	// Merge keys may repeat: each brings its mapping in.
 	p := write(t, dir, "merges.yaml", "a: &a {x: 1}\nb: &b {y: 1}\nc:\n  <<: *a\n  <<: *b\n")
-	if err := runErr(migrate.Migrate{Values: p}); err != nil {
+	if err := runErr(migrate.Options{Values: p}); err != nil {
 		t.Errorf("two merge keys: %v", err)
 	}
 
 	app := "kind: Application\nspec:\n  source:\n    repoURL: https://inseefrlab.github.io/helm-charts\n    chart: onyxia\n    targetRevision: 4.1.0\n    helm:\n      values: |\n        web:\n          image:\n            tag: 1\n            tag: 2\n"
 	p = write(t, dir, "app.yaml", app)
-	res := run(t, migrate.Migrate{App: p})
+	res := run(t, migrate.Options{App: p})
 	contains(t, "notes", strings.Join(res.Notes, "\n"), `spec.source.helm.values could not be read as YAML (line 12: the key "tag" is already at line 11`)
 	if strings.Contains(joined(res.Files[0]), "removed") || !strings.Contains(string(res.Files[0].After), "            tag: 1\n            tag: 2\n") {
 		t.Errorf("the inline values were edited:\n%s", res.Diff())
@@ -384,8 +388,8 @@ func TestSymlinkWriteThrough(t *testing.T) {
 	if err := os.Symlink("../shared/values.yaml", link); err != nil {
 		t.Fatal(err)
 	}
-	m := migrate.Migrate{Values: link}
-	res := run(t, m)
+	o := migrate.Options{Values: link}
+	res := run(t, o)
 	if err := res.Write(); err != nil {
 		t.Fatal(err)
 	}
@@ -404,12 +408,12 @@ func TestSymlinkWriteThrough(t *testing.T) {
 			t.Errorf("%s holds %v", d, es)
 		}
 	}
-	if d := run(t, m).Diff(); d != "" {
+	if d := run(t, o).Diff(); d != "" {
 		t.Errorf("second run changes:\n%s", d)
 	}
 
 	// The same file twice would be migrated twice from its old text.
-	err = runErr(migrate.Migrate{Values: link, IdpValues: target})
+	err = runErr(migrate.Options{Values: link, IdpValues: target})
 	var ie *migrate.InputError
 	if !errors.As(err, &ie) || !strings.Contains(err.Error(), target+" is the same file as "+link) {
 		t.Errorf("the same file twice: %v", err)
@@ -427,7 +431,7 @@ func TestBinaryInput(t *testing.T) {
 		{"carriage returns", "a: 1\nb: 2\rc: 3\n", "line 2: line breaks other than LF and CRLF"},
 	} {
 		p := write(t, dir, tc.name+".yaml", tc.src)
-		err := runErr(migrate.Migrate{Values: p})
+		err := runErr(migrate.Options{Values: p})
 		var ie *migrate.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), p) {
 			t.Errorf("%s: %v, want an input error about %s saying %q", tc.name, err, p, tc.want)

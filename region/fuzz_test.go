@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 func FuzzParseRegion(f *testing.F) {
@@ -35,7 +35,7 @@ func FuzzParseRegion(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, id string) {
 		r, err := Parse(data, id)
 		if err != nil {
-			var de *doc.Error
+			var de *srcpos.Error
 			if !errors.As(err, &de) || !de.Pos.IsValid() {
 				t.Fatalf("error %v (%T) is not a *doc.Error with a position", err, err)
 			}

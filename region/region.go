@@ -9,22 +9,22 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // Slider is one named slider configuration with the node it was read from.
 type Slider struct {
 	slider.Config
 	Name string
-	Node *doc.Node
+	Node *srcpos.Node
 }
 
 // Resource is one default resource value (such as cpuLimit: 4000m).
 type Resource struct {
 	Name  string
 	Value string
-	Node  *doc.Node
+	Node  *srcpos.Node
 }
 
 // Region is one region's configuration.
@@ -64,12 +64,12 @@ func Load(path, id string) (*Region, error) {
 
 // Parse reads a region document; errors carry the line and column.
 func Parse(data []byte, id string) (*Region, error) {
-	root, err := doc.ParseYAML(data)
+	root, err := srcpos.ParseYAML(data)
 	if err != nil {
 		return nil, err
 	}
-	if root.Kind != doc.Object {
-		return nil, &doc.Error{Pos: root.Pos, Msg: "a region file is a mapping with resources and sliders, or the platform's regions.json"}
+	if root.Kind != srcpos.Object {
+		return nil, &srcpos.Error{Pos: root.Pos, Msg: "a region file is a mapping with resources and sliders, or the platform's regions.json"}
 	}
 	if regions := root.Get("regions"); regions != nil {
 		return fromRegionsJSON(regions, id)
@@ -78,7 +78,7 @@ func Parse(data []byte, id string) (*Region, error) {
 		return fromPlatformRegion(root)
 	}
 	if id != "" {
-		return nil, &doc.Error{Pos: root.Pos, Msg: "--region-id needs a regions.json with a regions list; this is a plain region file"}
+		return nil, &srcpos.Error{Pos: root.Pos, Msg: "--region-id needs a regions.json with a regions list; this is a plain region file"}
 	}
 	r := &Region{Context: map[string]any{}}
 	for _, m := range root.Members {
@@ -92,9 +92,9 @@ func Parse(data []byte, id string) (*Region, error) {
 	return r, nil
 }
 
-func fromRegionsJSON(regions *doc.Node, id string) (*Region, error) {
-	if regions.Kind != doc.Array || len(regions.Items) == 0 {
-		return nil, &doc.Error{Pos: regions.Pos, Msg: "regions must be a non-empty list"}
+func fromRegionsJSON(regions *srcpos.Node, id string) (*Region, error) {
+	if regions.Kind != srcpos.Array || len(regions.Items) == 0 {
+		return nil, &srcpos.Error{Pos: regions.Pos, Msg: "regions must be a non-empty list"}
 	}
 	var ids []string
 	for _, reg := range regions.Items {
@@ -117,19 +117,19 @@ func fromRegionsJSON(regions *doc.Node, id string) (*Region, error) {
 	}
 	sort.Strings(ids)
 	if id == "" {
-		return nil, &doc.Error{Pos: regions.Pos, Msg: fmt.Sprintf("the file has %d regions; pick one with --region-id (one of %s)", len(regions.Items), strings.Join(ids, ", "))}
+		return nil, &srcpos.Error{Pos: regions.Pos, Msg: fmt.Sprintf("the file has %d regions; pick one with --region-id (one of %s)", len(regions.Items), strings.Join(ids, ", "))}
 	}
-	return nil, &doc.Error{Pos: regions.Pos, Msg: fmt.Sprintf("no region with id %q (ids: %s)", id, strings.Join(ids, ", "))}
+	return nil, &srcpos.Error{Pos: regions.Pos, Msg: fmt.Sprintf("no region with id %q (ids: %s)", id, strings.Join(ids, ", "))}
 }
 
 // fromPlatformRegion reads one region object of the platform's regions.json,
 // whose defaults sit under services.defaultConfiguration.
-func fromPlatformRegion(reg *doc.Node) (*Region, error) {
+func fromPlatformRegion(reg *srcpos.Node) (*Region, error) {
 	r := &Region{Context: map[string]any{}}
 	services := reg.Get("services")
 	dc := services.Get("defaultConfiguration")
 	if dc == nil {
-		return nil, &doc.Error{Pos: reg.Pos, Msg: "region has no services.defaultConfiguration"}
+		return nil, &srcpos.Error{Pos: reg.Pos, Msg: "region has no services.defaultConfiguration"}
 	}
 	for from, to := range map[string]string{
 		"ipprotection": "defaultIpProtection", "networkPolicy": "defaultNetworkPolicy",
@@ -152,7 +152,7 @@ func fromPlatformRegion(reg *doc.Node) (*Region, error) {
 	return r, nil
 }
 
-func (r *Region) read(sliders, resources *doc.Node) error {
+func (r *Region) read(sliders, resources *srcpos.Node) error {
 	var err error
 	if r.Sliders, err = ReadSliders(sliders); err != nil {
 		return err
@@ -160,12 +160,12 @@ func (r *Region) read(sliders, resources *doc.Node) error {
 	r.Resources = map[string]*Resource{}
 	ctxRes := map[string]any{}
 	if resources != nil {
-		if resources.Kind != doc.Object {
-			return &doc.Error{Pos: resources.Pos, Msg: "resources must be a mapping such as {cpuLimit: 4000m}"}
+		if resources.Kind != srcpos.Object {
+			return &srcpos.Error{Pos: resources.Pos, Msg: "resources must be a mapping such as {cpuLimit: 4000m}"}
 		}
 		for _, m := range resources.Members {
-			if m.Kind != doc.String && m.Kind != doc.Number {
-				return &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("resources.%s must be a quantity such as \"2000m\" or \"4Gi\", not a %s", m.Key, m.Kind)}
+			if m.Kind != srcpos.String && m.Kind != srcpos.Number {
+				return &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("resources.%s must be a quantity such as \"2000m\" or \"4Gi\", not a %s", m.Key, m.Kind)}
 			}
 			r.Resources[m.Key] = &Resource{Name: m.Key, Value: m.Text, Node: m}
 			ctxRes[m.Key] = m.Text
@@ -182,18 +182,18 @@ func (r *Region) read(sliders, resources *doc.Node) error {
 
 // ReadSliders reads a mapping of slider configurations, as regions and
 // catalog.yaml write them. A nil node gives an empty set.
-func ReadSliders(n *doc.Node) (map[string]*Slider, error) {
+func ReadSliders(n *srcpos.Node) (map[string]*Slider, error) {
 	out := map[string]*Slider{}
-	if n == nil || n.Kind == doc.Null {
+	if n == nil || n.Kind == srcpos.Null {
 		return out, nil
 	}
-	if n.Kind != doc.Object {
-		return nil, &doc.Error{Pos: n.Pos, Msg: "sliders must be a mapping of names to {sliderMin, sliderMax, sliderStep, sliderUnit}"}
+	if n.Kind != srcpos.Object {
+		return nil, &srcpos.Error{Pos: n.Pos, Msg: "sliders must be a mapping of names to {sliderMin, sliderMax, sliderStep, sliderUnit}"}
 	}
 	for _, m := range n.Members {
 		s := &Slider{Name: m.Key, Node: m}
-		if m.Kind != doc.Object {
-			return nil, &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("slider %q must be a mapping with sliderMin, sliderMax, sliderStep and sliderUnit", m.Key)}
+		if m.Kind != srcpos.Object {
+			return nil, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("slider %q must be a mapping with sliderMin, sliderMax, sliderStep and sliderUnit", m.Key)}
 		}
 		for _, f := range []struct {
 			key string
@@ -201,30 +201,30 @@ func ReadSliders(n *doc.Node) (map[string]*Slider, error) {
 		}{{"sliderMin", &s.Min}, {"sliderMax", &s.Max}, {"sliderStep", &s.Step}} {
 			v := m.Get(f.key)
 			if v == nil {
-				return nil, &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("slider %q has no %s", m.Key, f.key)}
+				return nil, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("slider %q has no %s", m.Key, f.key)}
 			}
 			x, ok := v.Float()
 			if !ok {
-				return nil, &doc.Error{Pos: v.Pos, Msg: fmt.Sprintf("%s of slider %q must be a number", f.key, m.Key)}
+				return nil, &srcpos.Error{Pos: v.Pos, Msg: fmt.Sprintf("%s of slider %q must be a number", f.key, m.Key)}
 			}
 			*f.dst = x
 		}
 		if s.Min >= s.Max {
-			return nil, &doc.Error{Pos: m.Get("sliderMin").Pos, Msg: fmt.Sprintf("sliderMin %s of slider %q is not below its sliderMax %s", slider.Num(s.Min), m.Key, slider.Num(s.Max))}
+			return nil, &srcpos.Error{Pos: m.Get("sliderMin").Pos, Msg: fmt.Sprintf("sliderMin %s of slider %q is not below its sliderMax %s", slider.Num(s.Min), m.Key, slider.Num(s.Max))}
 		}
 		if s.Step <= 0 {
-			return nil, &doc.Error{Pos: m.Get("sliderStep").Pos, Msg: fmt.Sprintf("sliderStep of slider %q must be greater than 0", m.Key)}
+			return nil, &srcpos.Error{Pos: m.Get("sliderStep").Pos, Msg: fmt.Sprintf("sliderStep of slider %q must be greater than 0", m.Key)}
 		}
 		u := m.Get("sliderUnit")
 		switch {
 		case u == nil:
-			return nil, &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("slider %q has no sliderUnit (write \"\" when there is none)", m.Key)}
-		case u.Kind == doc.String:
+			return nil, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("slider %q has no sliderUnit (write \"\" when there is none)", m.Key)}
+		case u.Kind == srcpos.String:
 			s.Unit = u.Text
-		case u.Kind == doc.Null:
+		case u.Kind == srcpos.Null:
 			s.Unit = ""
 		default:
-			return nil, &doc.Error{Pos: u.Pos, Msg: fmt.Sprintf("sliderUnit of slider %q must be a string", m.Key)}
+			return nil, &srcpos.Error{Pos: u.Pos, Msg: fmt.Sprintf("sliderUnit of slider %q must be a string", m.Key)}
 		}
 		out[m.Key] = s
 	}

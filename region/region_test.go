@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // plainRegion is a plain region file, as examples/region.yaml writes one.
@@ -112,10 +112,10 @@ func TestParsePlain(t *testing.T) {
 	if got := resourceValues(r); !reflect.DeepEqual(got, wantRes) {
 		t.Errorf("Resources = %v, want %v", got, wantRes)
 	}
-	if n := r.Sliders["memory"].Node; n.KeyPos != (doc.Pos{Line: 5, Col: 3}) {
+	if n := r.Sliders["memory"].Node; n.KeyPos != (srcpos.Pos{Line: 5, Col: 3}) {
 		t.Errorf("memory slider key at %v, want 5:3", n.KeyPos)
 	}
-	if n := r.Resources["cpuLimit"].Node; n.Pos != (doc.Pos{Line: 2, Col: 41}) {
+	if n := r.Resources["cpuLimit"].Node; n.Pos != (srcpos.Pos{Line: 2, Col: 41}) {
 		t.Errorf("cpuLimit value at %v, want 2:41", n.Pos)
 	}
 	wantCtx := map[string]any{
@@ -251,32 +251,32 @@ func TestParseRegionsJSONSingle(t *testing.T) {
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, src, id string
-		pos           doc.Pos // zero: any position
+		pos           srcpos.Pos // zero: any position
 		msg           []string
 	}{
-		{"several regions and no id", regionsJSON, "", doc.Pos{Line: 2, Col: 14}, []string{"2 regions", "--region-id", "lyon, paris"}},
-		{"unknown id", regionsJSON, "nice", doc.Pos{Line: 2, Col: 14}, []string{`"nice"`, "lyon, paris"}},
-		{"id on a plain file", plainRegion, "paris", doc.Pos{}, []string{"--region-id", "plain region file"}},
-		{"empty regions", `{"regions": []}`, "", doc.Pos{Line: 1, Col: 13}, []string{"non-empty list"}},
-		{"regions not a list", `{"regions": {"id": "a"}}`, "", doc.Pos{Line: 1, Col: 13}, []string{"non-empty list"}},
-		{"region without defaultConfiguration", `{"regions": [{"id": "a", "services": {}}]}`, "a", doc.Pos{Line: 1, Col: 14}, []string{"services.defaultConfiguration"}},
-		{"not a mapping", "- cpu\n- memory\n", "", doc.Pos{Line: 1, Col: 1}, []string{"mapping"}},
-		{"syntax error", "sliders:\n  cpu: {sliderMin: 1\n", "", doc.Pos{}, nil},
-		{"slider missing sliderUnit", "sliders:\n  cpu: {sliderMin: 1, sliderMax: 2, sliderStep: 1}\n", "", doc.Pos{Line: 2, Col: 8}, []string{`"cpu"`, "sliderUnit"}},
-		{"slider missing sliderMax", "sliders:\n  cpu: {sliderMin: 1, sliderStep: 1, sliderUnit: m}\n", "", doc.Pos{Line: 2, Col: 8}, []string{"sliderMax"}},
-		{"sliderMin not a number", "sliders:\n  memory:\n    sliderMin: one\n    sliderMax: 2\n    sliderStep: 1\n    sliderUnit: Gi\n", "", doc.Pos{Line: 3, Col: 16}, []string{"sliderMin", `"memory"`, "number"}},
-		{"sliderStep a quoted number", "sliders:\n  cpu: {sliderMin: 1, sliderMax: 2, sliderStep: \"1\", sliderUnit: m}\n", "", doc.Pos{Line: 2, Col: 49}, []string{"sliderStep"}},
-		{"sliderUnit not a string", "sliders:\n  cpu: {sliderMin: 1, sliderMax: 2, sliderStep: 1, sliderUnit: [m]}\n", "", doc.Pos{Line: 2, Col: 64}, []string{"sliderUnit", "string"}},
-		{"slider not a mapping", "sliders:\n  cpu: 3\n", "", doc.Pos{Line: 2, Col: 8}, []string{`"cpu"`}},
-		{"sliders not a mapping", "sliders: [cpu]\n", "", doc.Pos{Line: 1, Col: 10}, []string{"sliders must be a mapping"}},
-		{"resources not a mapping", "resources:\n  - cpuLimit\n", "", doc.Pos{Line: 2, Col: 3}, []string{"resources must be a mapping"}},
-		{"resource not a quantity", "resources: {cpuLimit: {x: 1}}\n", "", doc.Pos{Line: 1, Col: 23}, []string{"resources.cpuLimit", "object"}},
-		{"resource a boolean", "resources:\n  gpu: true\n", "", doc.Pos{Line: 2, Col: 8}, []string{"resources.gpu", "boolean"}},
-		{"error inside regions.json", `{"regions": [{"id": "a", "services": {"defaultConfiguration": {"sliders": {"cpu": {"sliderMin": 1, "sliderMax": 2, "sliderStep": 1}}}}}]}`, "a", doc.Pos{Line: 1, Col: 83}, []string{"sliderUnit"}},
+		{"several regions and no id", regionsJSON, "", srcpos.Pos{Line: 2, Col: 14}, []string{"2 regions", "--region-id", "lyon, paris"}},
+		{"unknown id", regionsJSON, "nice", srcpos.Pos{Line: 2, Col: 14}, []string{`"nice"`, "lyon, paris"}},
+		{"id on a plain file", plainRegion, "paris", srcpos.Pos{}, []string{"--region-id", "plain region file"}},
+		{"empty regions", `{"regions": []}`, "", srcpos.Pos{Line: 1, Col: 13}, []string{"non-empty list"}},
+		{"regions not a list", `{"regions": {"id": "a"}}`, "", srcpos.Pos{Line: 1, Col: 13}, []string{"non-empty list"}},
+		{"region without defaultConfiguration", `{"regions": [{"id": "a", "services": {}}]}`, "a", srcpos.Pos{Line: 1, Col: 14}, []string{"services.defaultConfiguration"}},
+		{"not a mapping", "- cpu\n- memory\n", "", srcpos.Pos{Line: 1, Col: 1}, []string{"mapping"}},
+		{"syntax error", "sliders:\n  cpu: {sliderMin: 1\n", "", srcpos.Pos{}, nil},
+		{"slider missing sliderUnit", "sliders:\n  cpu: {sliderMin: 1, sliderMax: 2, sliderStep: 1}\n", "", srcpos.Pos{Line: 2, Col: 8}, []string{`"cpu"`, "sliderUnit"}},
+		{"slider missing sliderMax", "sliders:\n  cpu: {sliderMin: 1, sliderStep: 1, sliderUnit: m}\n", "", srcpos.Pos{Line: 2, Col: 8}, []string{"sliderMax"}},
+		{"sliderMin not a number", "sliders:\n  memory:\n    sliderMin: one\n    sliderMax: 2\n    sliderStep: 1\n    sliderUnit: Gi\n", "", srcpos.Pos{Line: 3, Col: 16}, []string{"sliderMin", `"memory"`, "number"}},
+		{"sliderStep a quoted number", "sliders:\n  cpu: {sliderMin: 1, sliderMax: 2, sliderStep: \"1\", sliderUnit: m}\n", "", srcpos.Pos{Line: 2, Col: 49}, []string{"sliderStep"}},
+		{"sliderUnit not a string", "sliders:\n  cpu: {sliderMin: 1, sliderMax: 2, sliderStep: 1, sliderUnit: [m]}\n", "", srcpos.Pos{Line: 2, Col: 64}, []string{"sliderUnit", "string"}},
+		{"slider not a mapping", "sliders:\n  cpu: 3\n", "", srcpos.Pos{Line: 2, Col: 8}, []string{`"cpu"`}},
+		{"sliders not a mapping", "sliders: [cpu]\n", "", srcpos.Pos{Line: 1, Col: 10}, []string{"sliders must be a mapping"}},
+		{"resources not a mapping", "resources:\n  - cpuLimit\n", "", srcpos.Pos{Line: 2, Col: 3}, []string{"resources must be a mapping"}},
+		{"resource not a quantity", "resources: {cpuLimit: {x: 1}}\n", "", srcpos.Pos{Line: 1, Col: 23}, []string{"resources.cpuLimit", "object"}},
+		{"resource a boolean", "resources:\n  gpu: true\n", "", srcpos.Pos{Line: 2, Col: 8}, []string{"resources.gpu", "boolean"}},
+		{"error inside regions.json", `{"regions": [{"id": "a", "services": {"defaultConfiguration": {"sliders": {"cpu": {"sliderMin": 1, "sliderMax": 2, "sliderStep": 1}}}}}]}`, "a", srcpos.Pos{Line: 1, Col: 83}, []string{"sliderUnit"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := Parse([]byte(tc.src), tc.id)
-			var de *doc.Error
+			var de *srcpos.Error
 			if !errors.As(err, &de) {
 				t.Fatalf("Parse = %v, %v; want a *doc.Error", r, err)
 			}
@@ -307,7 +307,7 @@ func TestSliderUnitForms(t *testing.T) {
 
 func TestReadSliders(t *testing.T) {
 	for _, src := range []string{"", "~\n"} {
-		n, err := doc.ParseYAML([]byte(src))
+		n, err := srcpos.ParseYAML([]byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}

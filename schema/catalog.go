@@ -10,16 +10,6 @@ import (
 	"github.com/catalogist/catalogist/region"
 )
 
-// ExtensionKeyFor is the extension key in force for a catalog's charts: the
-// user's override, else the catalog's setting, else the key of the platform
-// named (by the user, else the catalog), else the default.
-func ExtensionKeyFor(override, platform string, cat *catalog.Catalog) string {
-	if platform == "" && cat.Config != nil {
-		platform = cat.Config.Platform
-	}
-	return cmp.Or(override, cat.ExtensionKey(), PlatformKey(platform), DefaultExtensionKey)
-}
-
 // Overrides are what a user sets on the command line for every catalog;
 // empty fields leave each catalog's catalog.yaml in force.
 type Overrides struct {
@@ -57,21 +47,38 @@ func (rs *Registries) Load(dirs []string) (*Registry, error) {
 	return r, nil
 }
 
-// EnvFor is the environment a catalog's charts are read in: the overrides,
-// else the catalog's catalog.yaml, else the defaults (the platform follows
-// the extension key).
-func EnvFor(o Overrides, cat *catalog.Catalog, rs *Registries) (Env, error) {
-	env := Env{ExtKey: ExtensionKeyFor(o.ExtensionKey, o.Platform, cat), Registry: o.Registry}
-	name := o.Platform
-	if cfg := cat.Config; cfg != nil {
+// EnvFor decides how a chart's schema is read: its extension key, the
+// platform its form is judged for, and the schema registry. The key is, from
+// the most binding: the command line's override; what the chart's source
+// says (its catalog's catalog.yaml or, for a package read without its
+// catalog, cat nil, the key its schema uses); the key of the platform named
+// (by the command line, else catalog.yaml); the default. The platform is the
+// one named, else the one the key is the reference platform's (see
+// PlatformFor). A registry given on the command line replaces the catalog's.
+func EnvFor(o Overrides, cat *catalog.Catalog, pkgSchema []byte, rs *Registries) (Env, error) {
+	var cfg *catalog.Config
+	if cat != nil {
+		cfg = cat.Config
+	}
+	name, catKey := o.Platform, ""
+	if cfg != nil {
 		name = cmp.Or(name, cfg.Platform)
-		if env.Registry == nil && len(cfg.SchemaRegistry) > 0 {
-			reg, err := rs.Load(cfg.SchemaRegistry)
-			if err != nil {
-				return env, err
-			}
-			env.Registry = reg
+		catKey = cat.ExtensionKey()
+	}
+	env := Env{Registry: o.Registry}
+	if cat == nil {
+		catKey = usedExtensionKey(pkgSchema)
+	}
+	env.ExtKey = cmp.Or(o.ExtensionKey, catKey, PlatformKey(name), DefaultExtensionKey)
+	if env.Registry == nil && cfg != nil && len(cfg.SchemaRegistry) > 0 {
+		if rs == nil {
+			rs = &Registries{}
 		}
+		reg, err := rs.Load(cfg.SchemaRegistry)
+		if err != nil {
+			return env, err
+		}
+		env.Registry = reg
 	}
 	p, err := PlatformFor(name, env.ExtKey)
 	if err != nil {
@@ -90,22 +97,15 @@ func CatalogContext(data map[string]any, reg *region.Region, cat *catalog.Catalo
 	return NewContext(data, reg, cat.Config.Sliders, cat.Config.File)
 }
 
-// DetectExtensionKey is the extension key a schema uses, for a chart whose
-// catalog does not say: the seed's when the schema holds it, else the
-// reference platform's when it holds that one, else "".
-func DetectExtensionKey(schemaJSON []byte) string {
+// usedExtensionKey is the extension key a package's schema uses, its
+// catalog's catalog.yaml being unknown: the seed's when the schema holds it,
+// else the reference platform's when it holds that one, else "".
+func usedExtensionKey(schemaJSON []byte) string {
 	switch {
 	case bytes.Contains(schemaJSON, []byte(`"`+DefaultExtensionKey+`"`)):
 		return DefaultExtensionKey
-	case bytes.Contains(schemaJSON, []byte(`"x-onyxia"`)):
-		return "x-onyxia"
+	case bytes.Contains(schemaJSON, []byte(`"`+Onyxia.ExtKey+`"`)):
+		return Onyxia.ExtKey
 	}
 	return ""
-}
-
-// PackageKey is the extension key of a chart read without its catalog (a
-// package): the user's, else the one its schema uses, else the named
-// platform's, else the default.
-func PackageKey(override, platform string, schemaJSON []byte) string {
-	return cmp.Or(override, DetectExtensionKey(schemaJSON), PlatformKey(platform), DefaultExtensionKey)
 }

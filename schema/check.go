@@ -10,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // Problem is one value the platform refuses to launch with.
@@ -115,30 +116,86 @@ func rangeProblem(c *computer, vals any, down, up *Option) (Problem, bool) {
 	}, true
 }
 
+// Allowed is what an option accepts besides its type: a const, the
+// choices of a select, the effective slider bounds and a pattern.
+type Allowed struct {
+	// Const is the option's const, nil when it has none.
+	Const *srcpos.Node
+	// Choices are the options of a select as the form computes them; nil
+	// for no select, or when they cannot be computed.
+	Choices []any
+	// Bounds are the effective slider bounds when HasBounds, BoundsFrom
+	// where they come from.
+	Bounds     slider.Config
+	HasBounds  bool
+	BoundsFrom string
+	Pattern    string
+}
+
+// allowedOf is the one computation of what an option accepts.
+func (c *computer) allowedOf(o *Option) Allowed {
+	a := Allowed{Const: o.Const, Pattern: o.pattern}
+	a.Bounds, a.BoundsFrom, a.HasBounds = c.ctx.Bounds(c.s.Platform, o)
+	c.try(func() { a.Choices = c.resolveEnum(o, c.root) })
+	return a
+}
+
+// Allowed returns what an option accepts in this form's context.
+func (f *Form) Allowed(o *Option) Allowed {
+	if f.c == nil {
+		return Allowed{Const: o.Const, Pattern: o.pattern}
+	}
+	return f.c.allowedOf(o)
+}
+
+// CannotHold says why the option can never hold v, whatever the user does,
+// "" when it may: v differs from its const, is not among choices that do
+// not depend on the user, or is no value of its slider.
+func (f *Form) CannotHold(o *Option, v any) string {
+	a := f.Allowed(o)
+	if a.Const != nil && !equalJSON(a.Const.Value(), v) {
+		return fmt.Sprintf("%q is always %s", o.Path, a.Const.Show())
+	}
+	// Choices filled from the context depend on the user: nothing to say.
+	if (o.Ext == nil || o.Ext.OverwriteListEnumWith == nil) && len(a.Choices) > 0 && !containsJSON(a.Choices, v) {
+		return fmt.Sprintf("%s is not among the choices of %q", show(v), o.Path)
+	}
+	if a.HasBounds && o.Type == "string" && o.SliderNodes.Unit != nil {
+		b := a.Bounds
+		x, err := slider.Parse(v, b.Unit)
+		switch {
+		case err != nil:
+			return fmt.Sprintf("the slider %q never holds %s", o.Path, show(v))
+		case !b.Contains(x):
+			return fmt.Sprintf("%s is outside the range of the slider %q, %s to %s", show(v), o.Path, b.Format(b.Min), b.Format(b.Max))
+		}
+	}
+	return ""
+}
+
 // allowed describes what an option accepts, for a refusal.
 func allowed(c *computer, o *Option) string {
+	a := c.allowedOf(o)
 	var parts []string
-	if b, origin, ok := c.ctx.Bounds(c.s.Platform, o); ok {
+	if b := a.Bounds; a.HasBounds {
 		s := fmt.Sprintf("allowed %s to %s", b.Format(b.Min), b.Format(b.Max))
 		if b.Step > 0 {
 			s += fmt.Sprintf(" in steps of %s", b.Format(b.Step))
 		}
-		switch origin {
+		switch a.BoundsFrom {
 		case BoundsRegion, BoundsCatalog:
 			ns := c.ctx.Sliders[o.SliderConfigName()]
-			s += fmt.Sprintf(", %s bound %q from %s", origin, o.SliderConfigName(), ns.File)
+			s += fmt.Sprintf(", %s bound %q from %s", a.BoundsFrom, o.SliderConfigName(), ns.File)
 		default:
 			s += ", the chart's slider"
 		}
 		parts = append(parts, s)
 	}
-	var list []any
-	c.try(func() { list = c.resolveEnum(o, c.root) })
-	if len(list) > 0 {
-		parts = append(parts, "allowed values: "+showList(list))
+	if len(a.Choices) > 0 {
+		parts = append(parts, "allowed values: "+showList(a.Choices))
 	}
-	if o.pattern != "" {
-		parts = append(parts, fmt.Sprintf("pattern %q", o.pattern))
+	if a.Pattern != "" {
+		parts = append(parts, fmt.Sprintf("pattern %q", a.Pattern))
 	}
 	if len(parts) == 0 && o.Type != "" {
 		parts = append(parts, "type "+o.Type)

@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/region"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/catalogist/catalogist/region"
 )
 
 const checkSchema = `{
@@ -101,7 +102,7 @@ func TestCheckRangeOrderAndValidValues(t *testing.T) {
 }
 
 func TestHelmProblems(t *testing.T) {
-	c := NewHelmCompiler()
+	c := newHelmCompiler()
 	doc, err := unmarshalForTest(checkSchema)
 	if err != nil {
 		t.Fatal(err)

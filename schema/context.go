@@ -3,10 +3,10 @@ package schema
 import (
 	"maps"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // Bounds origins, in order of precedence.
@@ -128,7 +128,7 @@ func (c *Context) Fields(p *Platform, o *Option) SliderFields {
 	if v, ok := n.Step.Float(); ok {
 		f.Step = &v
 	}
-	if n.Unit != nil && n.Unit.Kind == doc.String {
+	if n.Unit != nil && n.Unit.Kind == srcpos.String {
 		u := n.Unit.Text
 		f.Unit = &u
 	}

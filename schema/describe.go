@@ -1,10 +1,8 @@
 package schema
 
 import (
-	"fmt"
-
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/launchcontext"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // Description is a computed form in a serialisable shape: what the
@@ -126,24 +124,26 @@ type DescribedReference struct {
 const FailResolve FailureKind = "resolve"
 
 // Describe computes the form of a schema in a context with the chart's
-// values.yaml (see ParseValuesYAML), as Compute does, and describes it.
+// values.yaml, as Compute does, and describes it.
 func Describe(s *Schema, ctx *Context, values any) *Description {
-	if ctx == nil {
-		ctx = NewContext(nil, nil, nil, "")
-	}
-	f := Compute(s, ctx, values)
+	return Compute(s, ctx, values).Describe()
+}
+
+// Describe describes a computed form.
+func (f *Form) Describe() *Description {
+	s, ctx := f.c.s, f.c.ctx
 	d := &Description{
 		File: s.File, ExtensionKey: s.ExtKey, Platform: s.Platform.Name,
 		Options: []DescribedOption{}, Values: f.Values,
 		Failures: []DescribedProblem{}, Shapes: []DescribedProblem{},
 	}
-	byNode := map[*doc.Node]*Option{}
+	byNode := map[*srcpos.Node]*Option{}
 	for _, o := range s.Options {
 		if _, dup := byNode[o.Node]; !dup {
 			byNode[o.Node] = o
 		}
 	}
-	keyAt := func(n *doc.Node) []string {
+	keyAt := func(n *srcpos.Node) []string {
 		for c := n; c != nil; c = c.Parent {
 			if o := byNode[c]; o != nil {
 				return keyOf(o)
@@ -192,13 +192,13 @@ func Describe(s *Schema, ctx *Context, values any) *Description {
 // document the options are built from holds copies of the nodes the API
 // replaced (a property substituted from the registry), so the node itself
 // names no option.
-func sourceKey(s *Schema, n *doc.Node) []string {
+func sourceKey(s *Schema, n *srcpos.Node) []string {
 	var segs []string
 	for c := n; c != nil && c.Parent != nil; c = c.Parent {
 		switch p := c.Parent; {
-		case p.Key == "properties" && p.Kind == doc.Object && p.Parent != nil && p.Parent.Kind == doc.Object:
+		case p.Key == "properties" && p.Kind == srcpos.Object && p.Parent != nil && p.Parent.Kind == srcpos.Object:
 			segs = append([]string{c.Key}, segs...)
-		case c.Key == "items" && p.Kind == doc.Object:
+		case c.Key == "items" && p.Kind == srcpos.Object:
 			segs = append([]string{ItemsKey}, segs...)
 		}
 	}
@@ -251,7 +251,7 @@ func describeOption(s *Schema, ctx *Context, f *Form, o *Option) DescribedOption
 	if fd.Widget == WidgetSelect {
 		out.Choices = fd.Choices
 		if out.Choices == nil {
-			out.Choices = f.Choices(o)
+			out.Choices = f.Allowed(o).Choices
 		}
 	}
 	if fd.HasBounds {
@@ -276,7 +276,7 @@ func describeOption(s *Schema, ctx *Context, f *Form, o *Option) DescribedOption
 	return out
 }
 
-func problemAt(s *Schema, kind string, key []string, msg string, n *doc.Node, atKey bool) DescribedProblem {
+func problemAt(s *Schema, kind string, key []string, msg string, n *srcpos.Node, atKey bool) DescribedProblem {
 	p := DescribedProblem{Kind: kind, Key: key, Message: msg, File: s.File}
 	if n != nil {
 		p.File = s.FileOf(n)
@@ -289,27 +289,10 @@ func problemAt(s *Schema, kind string, key []string, msg string, n *doc.Node, at
 	return p
 }
 
-func reference(s *Schema, key []string, name string, ref bool, n *doc.Node) DescribedReference {
+func reference(s *Schema, key []string, name string, ref bool, n *srcpos.Node) DescribedReference {
 	r := DescribedReference{Key: key, Name: name, Ref: ref, File: s.File}
 	if n != nil {
 		r.File, r.Line, r.Column = s.FileOf(n), n.Pos.Line, n.Pos.Col
 	}
 	return r
-}
-
-// ParseValuesYAML reads a chart's values.yaml as the platform's form reads
-// it: YAML 1.2, so that yes and on stay strings. An empty document is no
-// values; file names the file in errors.
-func ParseValuesYAML(data []byte, file string) (map[string]any, error) {
-	root, err := doc.ParseYAML(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s:%w", file, err)
-	}
-	switch root.Kind {
-	case doc.Null:
-		return nil, nil
-	case doc.Object:
-		return root.Value().(map[string]any), nil
-	}
-	return nil, fmt.Errorf("%s:%d:%d: values.yaml is %s; Helm and the form read it as a mapping of option names to values", file, root.Pos.Line, root.Pos.Col, root.Kind.WithArticle())
 }

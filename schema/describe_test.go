@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 func describe(t *testing.T, src string, env schema.Env, values map[string]any) *schema.Description {
 	t.Helper()
-	root, err := doc.ParseJSON([]byte(src))
+	root, err := srcpos.ParseJSON([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestDescribeOptionDetails(t *testing.T) {
   "cpu": {"type": "string", "default": "1000m", "sliderMin": 100, "sliderMax": 4000, "sliderUnit": "m"},
   "fixed": {"type": "string", "const": "c"}
 }}`
-	root, err := doc.ParseJSON([]byte(src))
+	root, err := srcpos.ParseJSON([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,27 +130,5 @@ func TestDescribeOptionDetails(t *testing.T) {
 	}
 	if !fixed.ReadOnly || fixed.Source != schema.FromConst || fixed.Value != "c" {
 		t.Errorf("fixed = %+v", fixed)
-	}
-}
-
-func TestParseValuesYAML(t *testing.T) {
-	v, err := schema.ParseValuesYAML([]byte("enabled: yes\nport: 8080\n"), "values.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// YAML 1.2, as the platform's form reads values.yaml: yes is a string.
-	if v["enabled"] != "yes" || v["port"] != json.Number("8080") {
-		t.Errorf("values = %#v", v)
-	}
-	if v, err := schema.ParseValuesYAML([]byte("# only a comment\n"), "values.yaml"); err != nil || v != nil {
-		t.Errorf("empty values.yaml = %#v, %v; want no values", v, err)
-	}
-	for _, tc := range []struct{ src, want string }{
-		{"- a\n- b\n", "values.yaml:1:1: values.yaml is an array"},
-		{"a: [1\n", "values.yaml:"},
-	} {
-		if _, err := schema.ParseValuesYAML([]byte(tc.src), "values.yaml"); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("ParseValuesYAML(%q) error = %v, want it to start with %q", tc.src, err, tc.want)
-		}
 	}
 }

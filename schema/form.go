@@ -5,9 +5,9 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // Source says where a field's value came from.
@@ -92,17 +92,6 @@ type Form struct {
 	c        *computer
 }
 
-// Choices returns the options of a select as the form computes them, nil
-// when the option is no select (or its choices cannot be computed).
-func (f *Form) Choices(o *Option) []any {
-	if f.c == nil {
-		return nil
-	}
-	var out []any
-	f.c.try(func() { out = f.c.resolveEnum(o, f.c.root) })
-	return out
-}
-
 // Field returns the field at a slash path as Option.Path writes it, or nil.
 func (f *Form) Field(path string) *Field {
 	for _, fd := range f.Fields {
@@ -152,7 +141,7 @@ type Failure struct {
 	Kind   FailureKind
 	Option *Option
 	// Node is where the chart or registry file should be edited.
-	Node *doc.Node
+	Node *srcpos.Node
 	// Msg says what happens and what to change.
 	Msg string
 	// Revealed is true when the form opens and crashes only once the option
@@ -264,7 +253,7 @@ func (c *computer) field(o *Option) *Field {
 }
 
 // throw stops the computation as the platform's assertions do.
-func (c *computer) throw(kind FailureKind, o *Option, n *doc.Node, format string, args ...any) {
+func (c *computer) throw(kind FailureKind, o *Option, n *srcpos.Node, format string, args ...any) {
 	if n == nil {
 		n = o.Node
 	}
@@ -331,15 +320,15 @@ func typeOf(o *Option) string {
 	}
 	if o.Const != nil {
 		switch o.Const.Kind {
-		case doc.String:
+		case srcpos.String:
 			return "string"
-		case doc.Bool:
+		case srcpos.Bool:
 			return "boolean"
-		case doc.Number:
+		case srcpos.Number:
 			return "number"
-		case doc.Array:
+		case srcpos.Array:
 			return "array"
-		case doc.Object:
+		case srcpos.Object:
 			return "object"
 		}
 	}
@@ -359,7 +348,7 @@ func (c *computer) value(o *Option, data *scope, y yamlRef, implicit string) any
 		}
 		return v
 	}
-	if o.Node.Kind != doc.Object {
+	if o.Node.Kind != srcpos.Object {
 		c.throw(FailShape, o, nil, "option %q is not a schema object", o.Path)
 	}
 	t := typeOf(o)
@@ -377,7 +366,7 @@ func (c *computer) value(o *Option, data *scope, y yamlRef, implicit string) any
 		}
 		return set(cv, FromConst)
 	}
-	if t == "object" && o.Node.Get("properties") != nil {
+	if o.Group() {
 		out := map[string]any{}
 		for _, child := range o.Children {
 			cy := yamlRef{path: appendKey(y.path, child.Name), ok: y.ok}
@@ -565,11 +554,11 @@ func (f *Form) DroppedChoices() []NodeError {
 	var out []NodeError
 	for _, fd := range f.Fields {
 		o := fd.Option
-		if o.Node.Kind != doc.Object {
+		if o.Node.Kind != srcpos.Object {
 			continue
 		}
-		for _, n := range []*doc.Node{o.ListEnum, o.Enum} {
-			if n == nil || n.Kind != doc.Array {
+		for _, n := range []*srcpos.Node{o.ListEnum, o.Enum} {
+			if n == nil || n.Kind != srcpos.Array {
 				continue
 			}
 			for _, it := range n.Items {
@@ -578,7 +567,7 @@ func (f *Form) DroppedChoices() []NodeError {
 					continue
 				}
 				instead := "the option is no select"
-				if choices := f.Choices(o); len(choices) > 0 {
+				if choices := f.Allowed(o).Choices; len(choices) > 0 {
 					instead = "the select offers " + showList(choices)
 				}
 				out = append(out, NodeError{Node: it, Msg: fmt.Sprintf("%s of option %q is ignored whole because its value %s does not fit the option (%s); %s", n.Key, o.Path, show(nodeValue(it)), r.why, instead)})

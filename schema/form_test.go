@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // formSchema is a chart schema in the seed's shape (git and resources
@@ -169,7 +169,7 @@ func parseRegion(t *testing.T, src string) *region.Region {
 
 func catalogSliders(t *testing.T, src string) map[string]*region.Slider {
 	t.Helper()
-	n, err := doc.ParseYAML([]byte(src))
+	n, err := srcpos.ParseYAML([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

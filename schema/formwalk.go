@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/launchcontext"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // rangeEnd is one end of a range slider met while building the form.
@@ -34,7 +34,7 @@ func (c *computer) walkForm() {
 
 // walk visits option o at values path path.
 func (c *computer) walk(o *Option, path []string, visible bool) {
-	if o.Const != nil || o.Node.Kind != doc.Object {
+	if o.Const != nil || o.Node.Kind != srcpos.Object {
 		return
 	}
 	fd := c.field(o)
@@ -46,7 +46,7 @@ func (c *computer) walk(o *Option, path []string, visible bool) {
 			}
 			return
 		}
-		if h.Value != nil && h.Node.Kind == doc.Object {
+		if h.Value != nil && h.Node.Kind == srcpos.Object {
 			target := strings.Split(h.Path, "/")
 			if h.Relative {
 				target = append(append([]string(nil), path[:len(path)-1]...), target...)
@@ -109,9 +109,8 @@ func revealedMsg(msg string, o *Option) string {
 // the widget, and a function walking its children when it has some.
 func (c *computer) show(o *Option, path []string, value any, visible bool) (Widget, func()) {
 	t := o.Type
-	props := o.Node.Get("properties")
 	items := o.Node.Get("items")
-	if (t == "object" && props == nil) || (t == "array" && items == nil) {
+	if (t == "object" && !o.Group()) || (t == "array" && items == nil) {
 		switch value.(type) {
 		case map[string]any, []any:
 		default:
@@ -338,7 +337,7 @@ func (c *computer) merge(d, u *rangeEnd) {
 // widget is how the form would show an option it did not walk (an option
 // under items, or one whose value failed).
 func (c *computer) widget(o *Option) Widget {
-	if o.Const != nil || (o.Hidden != nil && o.Hidden.Always) || o.Node.Kind != doc.Object {
+	if o.Const != nil || (o.Hidden != nil && o.Hidden.Always) || o.Node.Kind != srcpos.Object {
 		return WidgetNone
 	}
 	t := o.Type

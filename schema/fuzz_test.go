@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/region"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // FuzzSchema parses arbitrary documents as values.schema.json and computes
@@ -56,7 +56,7 @@ sliders:
 		}
 		s.ForeignExtensions()
 		s.Shapes()
-		root, _ := doc.ParseJSON(data)
+		root, _ := srcpos.ParseJSON(data)
 		o := Build(root, "f.json", Env{ExtKey: "x-onyxia", Platform: Onyxia, Registry: registry})
 		o.Shapes()
 		of := Compute(o, ctx, map[string]any{"r": map[string]any{"again": nil}})

@@ -1,8 +1,11 @@
 package schema
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -28,9 +31,9 @@ type permissiveURN struct{}
 
 func (permissiveURN) Load(string) (any, error) { return true, nil }
 
-// NewHelmCompiler returns a compiler configured as Helm configures its own,
+// newHelmCompiler returns a compiler configured as Helm configures its own,
 // except that remote references are not fetched.
-func NewHelmCompiler() *jsonschema.Compiler {
+func newHelmCompiler() *jsonschema.Compiler {
 	c := jsonschema.NewCompiler()
 	c.UseLoader(jsonschema.SchemeURLLoader{
 		"file":  jsonschema.FileLoader{},
@@ -39,6 +42,99 @@ func NewHelmCompiler() *jsonschema.Compiler {
 		"urn":   permissiveURN{},
 	})
 	return c
+}
+
+// HelmCompiler compiles chart schemas exactly as Helm compiles them before
+// `helm install` validates values, so that verdicts match Helm's. It is not
+// safe for concurrent use; reusing one across charts compiles the draft
+// metaschemas once instead of once per chart. The zero value is ready.
+type HelmCompiler struct {
+	c   *jsonschema.Compiler
+	seq int
+}
+
+// HelmSchema is one chart schema compiled by a HelmCompiler.
+type HelmSchema struct {
+	compiler *jsonschema.Compiler
+	// URL is the address the schema was compiled under; errors name it
+	// (see HelmText).
+	URL string
+	// Root is the compiled schema, nil when Err is set.
+	Root *jsonschema.Schema
+	Err  error
+}
+
+// helmURL is the address of a chart's schema: one per compilation, since a
+// compiler keeps every resource it was given. Helm's own is
+// file:///values.schema.json, which a relative $ref is read beside.
+const helmURL = "file:///chart-%d/values.schema.json"
+
+var (
+	helmURLText = regexp.MustCompile(`file:///chart-\d+/values\.schema\.json`)
+	helmBeside  = regexp.MustCompile(`failing loading "file:///chart-\d+/([^"#]+)"`)
+)
+
+// Compile compiles one chart schema, decoded into plain values (as
+// jsonschema.UnmarshalJSON or doc.Node.Value give).
+func (w *HelmCompiler) Compile(schemaDoc any) (h *HelmSchema) {
+	if w.c == nil {
+		w.c = newHelmCompiler()
+	}
+	w.seq++
+	h = &HelmSchema{compiler: w.c, URL: fmt.Sprintf(helmURL, w.seq)}
+	defer func() {
+		// Helm guards the validator against panics the same way; a compiler
+		// that panicked is not reused.
+		if r := recover(); r != nil {
+			h.Root, h.Err = nil, fmt.Errorf("the validator failed on this schema: %v", r)
+			w.c = nil
+		}
+	}()
+	if err := w.c.AddResource(h.URL, schemaDoc); err != nil {
+		h.Err = err
+		return h
+	}
+	h.Root, h.Err = w.c.Compile(h.URL)
+	return h
+}
+
+// CompileHelm compiles a chart's values.schema.json as Helm does, with a
+// compiler of its own.
+func CompileHelm(data []byte) (*jsonschema.Schema, error) {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	h := (&HelmCompiler{}).Compile(v)
+	return h.Root, h.Err
+}
+
+// Subschema compiles the subschema at a JSON pointer of the chart's schema.
+func (h *HelmSchema) Subschema(pointer string) (sch *jsonschema.Schema, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the validator failed on this schema: %v", r)
+		}
+	}()
+	// The fragment is a URI component: a "%" or a space in a property name
+	// must be percent-encoded.
+	return h.compiler.Compile(h.URL + "#" + (&url.URL{Fragment: pointer}).EscapedFragment())
+}
+
+// HelmText writes a compiler's message with the chart schema's address as
+// its file name, values.schema.json.
+func HelmText(msg string) string {
+	return helmURLText.ReplaceAllString(msg, "values.schema.json")
+}
+
+// HelmBeside returns the file a message says the compiler failed to load
+// beside the chart's schema: what a relative $ref names.
+func HelmBeside(msg string) (string, bool) {
+	m := helmBeside.FindStringSubmatch(msg)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
 }
 
 // Violation is one leaf of a validation error.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // The platform's form is JavaScript: values are JSON numbers (float64),
@@ -136,28 +136,28 @@ func jsArrayIndex(k string) (uint64, bool) {
 
 // nodeValue is a schema node's value as JavaScript holds it: numbers as
 // float64. It converts in one pass where Value then jsValue would copy twice.
-func nodeValue(n *doc.Node) any {
+func nodeValue(n *srcpos.Node) any {
 	if n == nil {
 		return nil
 	}
 	switch n.Kind {
-	case doc.Bool:
+	case srcpos.Bool:
 		return n.Text == "true"
-	case doc.Number:
+	case srcpos.Number:
 		f, err := strconv.ParseFloat(n.Text, 64)
 		if err != nil && !math.IsInf(f, 0) {
 			return json.Number(n.Text)
 		}
 		return f
-	case doc.String:
+	case srcpos.String:
 		return n.Text
-	case doc.Array:
+	case srcpos.Array:
 		out := make([]any, len(n.Items))
 		for i, c := range n.Items {
 			out[i] = nodeValue(c)
 		}
 		return out
-	case doc.Object:
+	case srcpos.Object:
 		out := make(map[string]any, len(n.Members))
 		for _, c := range n.Members {
 			out[c.Key] = nodeValue(c)

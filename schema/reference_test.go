@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // onyxiaForm computes the form of a schema on the onyxia platform.
 func onyxiaForm(t *testing.T, src string, ctx map[string]any, values map[string]any) (*Schema, *Form) {
 	t.Helper()
-	root, err := doc.ParseJSON([]byte(src))
+	root, err := srcpos.ParseJSON([]byte(src))
 	if err != nil {
 		t.Fatalf("schema: %v", err)
 	}
@@ -205,7 +205,7 @@ func TestReferenceForm(t *testing.T) {
 
 func mustShapes(t *testing.T, src string) []Shape {
 	t.Helper()
-	root, err := doc.ParseJSON([]byte(src))
+	root, err := srcpos.ParseJSON([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 	"github.com/catalogist/catalogist/suggest"
 )
 
@@ -24,14 +24,14 @@ type Registry struct {
 	Dirs    []string
 	entries map[string]*RegistryEntry
 	names   []string
-	roots   map[*doc.Node]string
+	roots   map[*srcpos.Node]string
 }
 
 // RegistryEntry is one named schema.
 type RegistryEntry struct {
 	Name string
 	File string
-	Root *doc.Node
+	Root *srcpos.Node
 }
 
 // maxRegistryFiles bounds what a mistaken --schema-registry (a home
@@ -41,7 +41,7 @@ const maxRegistryFiles = 10000
 // LoadRegistry reads every .json file below each directory. A file that is
 // not JSON is an error naming its line, as it makes the API fail to start.
 func LoadRegistry(dirs ...string) (*Registry, error) {
-	r := &Registry{Dirs: dirs, entries: map[string]*RegistryEntry{}, roots: map[*doc.Node]string{}}
+	r := &Registry{Dirs: dirs, entries: map[string]*RegistryEntry{}, roots: map[*srcpos.Node]string{}}
 	count := 0
 	for _, dir := range dirs {
 		info, err := os.Stat(dir)
@@ -76,7 +76,7 @@ func LoadRegistry(dirs ...string) (*Registry, error) {
 			if err != nil {
 				return err
 			}
-			root, err := doc.ParseJSON(data)
+			root, err := srcpos.ParseJSON(data)
 			if err != nil {
 				return fmt.Errorf("%s:%w (every file of a schema registry must be a JSON schema)", path, err)
 			}
@@ -151,7 +151,7 @@ func (r *Registry) Suggest(name string) string {
 // Substitution is a property the API replaced by a registry schema.
 type Substitution struct {
 	// Node is the property as the chart writes it; Name is the registry name.
-	Node  *doc.Node
+	Node  *srcpos.Node
 	Name  string
 	Entry *RegistryEntry
 }
@@ -160,7 +160,7 @@ type Substitution struct {
 // name or a $ref.
 type Reference struct {
 	// Node is the string naming it; Name what it names.
-	Node *doc.Node
+	Node *srcpos.Node
 	Name string
 	// Why says why it was not resolved; Suggestion is a close registry name.
 	Why        string
@@ -186,7 +186,7 @@ const maxResolvedNodes = 1 << 20
 type resolver struct {
 	reg       *Registry
 	extKey    string
-	chartRoot *doc.Node
+	chartRoot *srcpos.Node
 	s         *Schema
 	active    map[string]bool
 	copied    int
@@ -194,7 +194,7 @@ type resolver struct {
 
 // resolveSchema returns the resolved document for s.Source and records what
 // it substituted and what it could not resolve.
-func resolveSchema(s *Schema, reg *Registry) *doc.Node {
+func resolveSchema(s *Schema, reg *Registry) *srcpos.Node {
 	r := &resolver{reg: reg, extKey: s.ExtKey, chartRoot: s.Source, s: s, active: map[string]bool{}}
 	out, changed := r.node(s.Source)
 	if changed {
@@ -204,14 +204,14 @@ func resolveSchema(s *Schema, reg *Registry) *doc.Node {
 }
 
 // node resolves n; changed is false when n is returned as it is.
-func (r *resolver) node(n *doc.Node) (*doc.Node, bool) {
+func (r *resolver) node(n *srcpos.Node) (*srcpos.Node, bool) {
 	switch n.Kind {
-	case doc.Array:
-		var items []*doc.Node
+	case srcpos.Array:
+		var items []*srcpos.Node
 		for i, it := range n.Items {
 			c, changed := r.node(it)
 			if changed && items == nil {
-				items = append([]*doc.Node(nil), n.Items...)
+				items = append([]*srcpos.Node(nil), n.Items...)
 			}
 			if items != nil {
 				items[i] = c
@@ -224,7 +224,7 @@ func (r *resolver) node(n *doc.Node) (*doc.Node, bool) {
 		cp.Items = items
 		adopt(cp, n, items)
 		return cp, true
-	case doc.Object:
+	case srcpos.Object:
 		return r.object(n)
 	}
 	return n, false
@@ -234,10 +234,10 @@ func (r *resolver) node(n *doc.Node) (*doc.Node, bool) {
 // looked at, as the API applies its map of updates.
 type update struct {
 	key  string
-	node *doc.Node // nil removes the member
+	node *srcpos.Node // nil removes the member
 }
 
-func (r *resolver) object(n *doc.Node) (*doc.Node, bool) {
+func (r *resolver) object(n *srcpos.Node) (*srcpos.Node, bool) {
 	var updates []update
 	set := func(u update) {
 		for i := range updates {
@@ -250,7 +250,7 @@ func (r *resolver) object(n *doc.Node) (*doc.Node, bool) {
 	}
 	for _, m := range n.Members {
 		switch {
-		case m.Key == "$ref" && m.Kind == doc.String:
+		case m.Key == "$ref" && m.Kind == srcpos.String:
 			target := r.ref(m)
 			if target == nil {
 				continue
@@ -259,11 +259,11 @@ func (r *resolver) object(n *doc.Node) (*doc.Node, bool) {
 				set(update{tm.Key, tm})
 			}
 			set(update{key: "$ref"})
-		case m.Kind == doc.Object && m.Get(r.extKey).Get("overwriteSchemaWith") != nil:
+		case m.Kind == srcpos.Object && m.Get(r.extKey).Get("overwriteSchemaWith") != nil:
 			if rep := r.substitute(m); rep != nil {
 				set(update{m.Key, rep})
 			}
-		case m.Kind == doc.Object || m.Kind == doc.Array:
+		case m.Kind == srcpos.Object || m.Kind == srcpos.Array:
 			if c, changed := r.node(m); changed {
 				set(update{m.Key, c})
 			}
@@ -273,7 +273,7 @@ func (r *resolver) object(n *doc.Node) (*doc.Node, bool) {
 		return n, false
 	}
 	cp := r.copyOf(n)
-	members := append([]*doc.Node(nil), n.Members...)
+	members := append([]*srcpos.Node(nil), n.Members...)
 	for _, u := range updates {
 		i := memberIndex(members, u.key)
 		switch {
@@ -293,7 +293,7 @@ func (r *resolver) object(n *doc.Node) (*doc.Node, bool) {
 	return cp, true
 }
 
-func memberIndex(members []*doc.Node, key string) int {
+func memberIndex(members []*srcpos.Node, key string) int {
 	for i := len(members) - 1; i >= 0; i-- {
 		if members[i].Key == key {
 			return i
@@ -304,7 +304,7 @@ func memberIndex(members []*doc.Node, key string) int {
 
 // copyOf returns a shallow copy of n that keeps n's parent until a copied
 // parent adopts it.
-func (r *resolver) copyOf(n *doc.Node) *doc.Node {
+func (r *resolver) copyOf(n *srcpos.Node) *srcpos.Node {
 	r.copied++
 	cp := *n
 	return &cp
@@ -312,8 +312,8 @@ func (r *resolver) copyOf(n *doc.Node) *doc.Node {
 
 // adopt makes the children of cp that are copies of orig's children point
 // at cp. orig's own children are never changed: the source tree is shared.
-func adopt(cp, orig *doc.Node, children []*doc.Node) {
-	own := map[*doc.Node]bool{}
+func adopt(cp, orig *srcpos.Node, children []*srcpos.Node) {
+	own := map[*srcpos.Node]bool{}
 	for _, c := range append(orig.Items, orig.Members...) {
 		own[c] = true
 	}
@@ -326,9 +326,9 @@ func adopt(cp, orig *doc.Node, children []*doc.Node) {
 
 // ref resolves a $ref member to the object whose members replace the
 // referring object's, or nil when the API leaves it unresolved.
-func (r *resolver) ref(m *doc.Node) *doc.Node {
+func (r *resolver) ref(m *srcpos.Node) *srcpos.Node {
 	name := m.Text
-	var target *doc.Node
+	var target *srcpos.Node
 	var file string
 	if strings.HasPrefix(name, "#/definitions/") {
 		if t, ok := r.chartRoot.Lookup(name[1:]); ok {
@@ -354,7 +354,7 @@ func (r *resolver) ref(m *doc.Node) *doc.Node {
 		r.s.Unresolved = append(r.s.Unresolved, ref)
 		return nil
 	}
-	if target.Kind != doc.Object {
+	if target.Kind != srcpos.Object {
 		r.fail(m, fmt.Sprintf("$ref %q names %s, not a schema object", name, target.Kind.WithArticle()))
 		return nil
 	}
@@ -367,9 +367,9 @@ func (r *resolver) ref(m *doc.Node) *doc.Node {
 
 // substitute returns the registry schema that replaces property m, or nil
 // when the API keeps the inline one.
-func (r *resolver) substitute(m *doc.Node) *doc.Node {
+func (r *resolver) substitute(m *srcpos.Node) *srcpos.Node {
 	nameNode := m.Get(r.extKey).Get("overwriteSchemaWith")
-	if nameNode.Kind != doc.String {
+	if nameNode.Kind != srcpos.String {
 		// Not a name the API can look up; lint reports the type.
 		return nil
 	}
@@ -386,7 +386,7 @@ func (r *resolver) substitute(m *doc.Node) *doc.Node {
 		r.s.Unresolved = append(r.s.Unresolved, ref)
 		return nil
 	}
-	if e.Root.Kind != doc.Object {
+	if e.Root.Kind != srcpos.Object {
 		r.fail(nameNode, fmt.Sprintf("the registry schema %s is %s, not a schema object", name, e.Root.Kind.WithArticle()))
 		return nil
 	}
@@ -397,7 +397,7 @@ func (r *resolver) substitute(m *doc.Node) *doc.Node {
 	// The replacement takes the property's name but no position in the
 	// chart: findings inside it belong to the registry file.
 	cp := *resolved
-	cp.Key, cp.KeyPos, cp.Parent = m.Key, doc.Pos{}, nil
+	cp.Key, cp.KeyPos, cp.Parent = m.Key, srcpos.Pos{}, nil
 	r.s.files[&cp] = e.File
 	r.s.Substitutions = append(r.s.Substitutions, Substitution{Node: m, Name: name, Entry: e})
 	return &cp
@@ -406,7 +406,7 @@ func (r *resolver) substitute(m *doc.Node) *doc.Node {
 // within resolves a target while it is marked active, so that a target that
 // leads back to itself is reported instead of recursing forever (the API
 // overflows its stack on it).
-func (r *resolver) within(at *doc.Node, name string, target *doc.Node) *doc.Node {
+func (r *resolver) within(at *srcpos.Node, name string, target *srcpos.Node) *srcpos.Node {
 	if r.active[name] {
 		r.fail(at, fmt.Sprintf("%s leads back to itself; the API inlines references by copying them, so this one never ends and the chart's schema cannot be served", name))
 		return nil
@@ -421,7 +421,7 @@ func (r *resolver) within(at *doc.Node, name string, target *doc.Node) *doc.Node
 	return out
 }
 
-func (r *resolver) fail(at *doc.Node, msg string) {
+func (r *resolver) fail(at *srcpos.Node, msg string) {
 	for _, e := range r.s.ResolveErrors {
 		if e.Node == at && e.Msg == msg {
 			return
@@ -432,6 +432,6 @@ func (r *resolver) fail(at *doc.Node, msg string) {
 
 // NodeError is a problem at a node.
 type NodeError struct {
-	Node *doc.Node
+	Node *srcpos.Node
 	Msg  string
 }

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // referenceRegistry is the reference API's built-in registry, kept beside
@@ -28,7 +28,7 @@ func loadReference(t *testing.T) *Registry {
 
 func build(t *testing.T, src string, reg *Registry) *Schema {
 	t.Helper()
-	root, err := doc.ParseJSON([]byte(src))
+	root, err := srcpos.ParseJSON([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,14 +6,13 @@ package schema
 import (
 	"fmt"
 	"math"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // DefaultExtensionKey is the vendor extension key the seed uses; the
@@ -29,7 +28,7 @@ type Schema struct {
 	// values against; Root is the document the form reads, Source with the
 	// registry's schemas substituted and $ref inlined (Source itself when
 	// nothing changed).
-	Source, Root *doc.Node
+	Source, Root *srcpos.Node
 	ExtKey       string
 	Platform     *Platform
 	Registry     *Registry
@@ -49,7 +48,7 @@ type Schema struct {
 	byKey  map[string]*Option
 	// files attributes document roots, and the roots of substituted subtrees,
 	// to the files they were read from.
-	files map[*doc.Node]string
+	files map[*srcpos.Node]string
 }
 
 // Env is what a schema is read with.
@@ -74,7 +73,7 @@ type Option struct {
 	// Path is Key joined with slashes, for messages.
 	Path     string
 	Name     string
-	Node     *doc.Node
+	Node     *srcpos.Node
 	Parent   *Option
 	Children []*Option
 	Items    *Option
@@ -85,7 +84,7 @@ type Option struct {
 	Title       string
 	Description string
 	// Default, Const, Enum and ListEnum are nil when absent.
-	Default, Const, Enum, ListEnum *doc.Node
+	Default, Const, Enum, ListEnum *srcpos.Node
 	Render                         string
 
 	// HasSlider is true when the option has sliderMin (a select, with an
@@ -96,7 +95,7 @@ type Option struct {
 	SliderNodes                  SliderNodes
 	Extremity, ExtremitySemantic string
 	RangeID                      string
-	ExtremityNode, RangeIDNode   *doc.Node
+	ExtremityNode, RangeIDNode   *srcpos.Node
 	Hidden                       *Hidden
 	Ext                          *Extension
 	Readonly                     bool
@@ -107,36 +106,36 @@ type Option struct {
 	pattern     string
 	patternOnce sync.Once
 	patternRe   *regexp.Regexp
-	patternNode *doc.Node
+	patternNode *srcpos.Node
 	minLength   *int
 	maxLength   *int
 }
 
 // SliderNodes are the nodes of the chart's slider fields, nil when absent.
 type SliderNodes struct {
-	Render, Min, Max, Step, Unit *doc.Node
+	Render, Min, Max, Step, Unit *srcpos.Node
 }
 
 // Hidden is an option's visibility condition.
 type Hidden struct {
-	Node *doc.Node
+	Node *srcpos.Node
 	// Always is true for "hidden": true (on the node or in the extension).
 	Always bool
 	// Path, Value and Relative describe {path, value, isPathRelative}.
 	Path     string
-	PathNode *doc.Node
-	Value    *doc.Node
+	PathNode *srcpos.Node
+	Value    *srcpos.Node
 	Relative bool
 }
 
 // Extension is the vendor extension object of an option.
 type Extension struct {
-	Node                  *doc.Node
-	OverwriteDefaultWith  *doc.Node
-	UseRegionSliderConfig *doc.Node
-	OverwriteListEnumWith *doc.Node
-	OverwriteSchemaWith   *doc.Node
-	Hidden, Readonly      *doc.Node
+	Node                  *srcpos.Node
+	OverwriteDefaultWith  *srcpos.Node
+	UseRegionSliderConfig *srcpos.Node
+	OverwriteListEnumWith *srcpos.Node
+	OverwriteSchemaWith   *srcpos.Node
+	Hidden, Readonly      *srcpos.Node
 }
 
 // patternRegexp compiles the option's pattern on first use. Go's RE2
@@ -150,7 +149,7 @@ func (o *Option) patternRegexp() *regexp.Regexp {
 // SliderConfigName returns the name of the region slider configuration the
 // option asks for, or "".
 func (o *Option) SliderConfigName() string {
-	if o.Ext == nil || o.Ext.UseRegionSliderConfig == nil || o.Ext.UseRegionSliderConfig.Kind != doc.String {
+	if o.Ext == nil || o.Ext.UseRegionSliderConfig == nil || o.Ext.UseRegionSliderConfig.Kind != srcpos.String {
 		return ""
 	}
 	return o.Ext.UseRegionSliderConfig.Text
@@ -165,11 +164,11 @@ func (o *Option) Label() string {
 }
 
 // Group reports whether the form shows the option as a group of its
-// properties: an object with a properties mapping. An object without one is
-// a YAML field.
+// properties, and computes its value from theirs: an object with
+// properties, which the platform tests for presence only. An object
+// without properties is a YAML field.
 func (o *Option) Group() bool {
-	p := o.Node.Get("properties")
-	return o.Type == "object" && p != nil && p.Kind == doc.Object
+	return o.Type == "object" && o.Node.Get("properties") != nil
 }
 
 // Load reads and parses a schema file.
@@ -179,11 +178,11 @@ func Load(path, extKey string) (*Schema, error) {
 
 // LoadEnv reads and parses a schema file in an environment.
 func LoadEnv(path string, env Env) (*Schema, error) {
-	data, err := os.ReadFile(path)
+	data, err := srcpos.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading schema: %w", err)
+		return nil, err
 	}
-	root, err := doc.ParseJSON(data)
+	root, err := srcpos.ParseJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", path, err)
 	}
@@ -193,7 +192,7 @@ func LoadEnv(path string, env Env) (*Schema, error) {
 // Parse builds the option tree of a schema document. Only a document that
 // is not JSON fails; every other defect is left for lint to report.
 func Parse(data []byte, extKey string) (*Schema, error) {
-	root, err := doc.ParseJSON(data)
+	root, err := srcpos.ParseJSON(data)
 	if err != nil {
 		return nil, err
 	}
@@ -201,13 +200,13 @@ func Parse(data []byte, extKey string) (*Schema, error) {
 }
 
 // FromNode builds the option tree of an already parsed schema document.
-func FromNode(root *doc.Node, extKey string) *Schema {
+func FromNode(root *srcpos.Node, extKey string) *Schema {
 	return Build(root, "", Env{ExtKey: extKey})
 }
 
 // Build resolves a parsed schema document as the platform's API does and
 // builds its option tree. file names the document in findings.
-func Build(root *doc.Node, file string, env Env) *Schema {
+func Build(root *srcpos.Node, file string, env Env) *Schema {
 	extKey := env.ExtKey
 	if extKey == "" {
 		extKey = DefaultExtensionKey
@@ -217,7 +216,7 @@ func Build(root *doc.Node, file string, env Env) *Schema {
 		p, _ = PlatformFor("", extKey)
 	}
 	s := &Schema{File: file, Source: root, ExtKey: extKey, Platform: p, Registry: env.Registry,
-		byPath: map[string]*Option{}, byKey: map[string]*Option{}, files: map[*doc.Node]string{root: file}}
+		byPath: map[string]*Option{}, byKey: map[string]*Option{}, files: map[*srcpos.Node]string{root: file}}
 	s.Root = resolveSchema(s, env.Registry)
 	s.Top = s.build(s.Root, nil, "", nil, false)
 	return s
@@ -225,7 +224,7 @@ func Build(root *doc.Node, file string, env Env) *Schema {
 
 // FileOf returns the file a node of Root was read from: the chart's schema
 // file, or a registry file for a substituted subtree.
-func (s *Schema) FileOf(n *doc.Node) string {
+func (s *Schema) FileOf(n *srcpos.Node) string {
 	for c := n; c != nil; c = c.Parent {
 		if f, ok := s.files[c]; ok {
 			return f
@@ -281,7 +280,7 @@ func isIndex(s string) bool {
 // that reached us through the parser's checks, and a slash can.
 func joinKey(segs []string) string { return strings.Join(segs, "\x00") }
 
-func (s *Schema) build(n *doc.Node, parent *Option, name string, key []string, inItems bool) *Option {
+func (s *Schema) build(n *srcpos.Node, parent *Option, name string, key []string, inItems bool) *Option {
 	o := &Option{Key: key, Path: strings.Join(key, "/"), Name: name, Node: n, Parent: parent, InItems: inItems}
 	if parent != nil {
 		s.Options = append(s.Options, o)
@@ -292,11 +291,11 @@ func (s *Schema) build(n *doc.Node, parent *Option, name string, key []string, i
 			s.byKey[k] = o
 		}
 	}
-	if n.Kind != doc.Object {
+	if n.Kind != srcpos.Object {
 		return o
 	}
 	str := func(key string) string {
-		if v := n.Get(key); v != nil && v.Kind == doc.String {
+		if v := n.Get(key); v != nil && v.Kind == srcpos.String {
 			return v.Text
 		}
 		return ""
@@ -318,13 +317,13 @@ func (s *Schema) build(n *doc.Node, parent *Option, name string, key []string, i
 	o.Slider.Min, _ = sn.Min.Float()
 	o.Slider.Max, _ = sn.Max.Float()
 	o.Slider.Step, _ = sn.Step.Float()
-	if sn.Unit != nil && sn.Unit.Kind == doc.String {
+	if sn.Unit != nil && sn.Unit.Kind == srcpos.String {
 		o.Slider.Unit = sn.Unit.Text
 	}
 
 	if ext := n.Get(s.ExtKey); ext != nil {
 		o.Ext = &Extension{Node: ext}
-		if ext.Kind == doc.Object {
+		if ext.Kind == srcpos.Object {
 			o.Ext.OverwriteDefaultWith = ext.Get("overwriteDefaultWith")
 			o.Ext.UseRegionSliderConfig = ext.Get("useRegionSliderConfig")
 			o.Ext.OverwriteListEnumWith = ext.Get("overwriteListEnumWith")
@@ -336,7 +335,7 @@ func (s *Schema) build(n *doc.Node, parent *Option, name string, key []string, i
 	}
 	o.Hidden = readHidden(n.Get("hidden"), o.Ext)
 
-	if props := n.Get("properties"); props != nil && props.Kind == doc.Object {
+	if props := n.Get("properties"); props != nil && props.Kind == srcpos.Object {
 		for _, m := range props.Members {
 			// A key written twice counts once, with its last value, as in
 			// JSON.parse and Helm.
@@ -353,7 +352,7 @@ func (s *Schema) build(n *doc.Node, parent *Option, name string, key []string, i
 			return aIdx && (!bIdx || a < b)
 		})
 	}
-	if items := n.Get("items"); items != nil && items.Kind == doc.Object {
+	if items := n.Get("items"); items != nil && items.Kind == srcpos.Object {
 		o.Items = s.build(items, o, ItemsKey, appendKey(key, ItemsKey), true)
 	}
 	return o
@@ -367,7 +366,7 @@ func appendKey(key []string, seg string) []string {
 }
 
 // intOf reads a whole number; nil when absent or not one.
-func intOf(n *doc.Node) *int {
+func intOf(n *srcpos.Node) *int {
 	f, ok := n.Float()
 	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<31 {
 		return nil
@@ -376,7 +375,7 @@ func intOf(n *doc.Node) *int {
 	return &i
 }
 
-func readHidden(h *doc.Node, ext *Extension) *Hidden {
+func readHidden(h *srcpos.Node, ext *Extension) *Hidden {
 	if ext != nil && ext.Hidden.Bool() {
 		return &Hidden{Node: ext.Hidden, Always: true}
 	}
@@ -385,14 +384,14 @@ func readHidden(h *doc.Node, ext *Extension) *Hidden {
 	}
 	out := &Hidden{Node: h}
 	switch h.Kind {
-	case doc.Bool:
+	case srcpos.Bool:
 		out.Always = h.Bool()
 		if !out.Always {
 			return nil
 		}
-	case doc.Object:
+	case srcpos.Object:
 		out.PathNode = h.Get("path")
-		if out.PathNode != nil && out.PathNode.Kind == doc.String {
+		if out.PathNode != nil && out.PathNode.Kind == srcpos.String {
 			out.Path = out.PathNode.Text
 		}
 		out.Value = h.Get("value")
@@ -419,19 +418,19 @@ func (h *Hidden) TargetPath(o *Option) string { return strings.Join(h.Target(o),
 // ForeignExtensions lists the x-* keys of the schema, other than the
 // configured one, that hold the extension's fields: a sign the catalog was
 // written for another platform spelling (x-onyxia versus x-platform).
-func (s *Schema) ForeignExtensions() map[string][]*doc.Node {
-	out := map[string][]*doc.Node{}
-	var walk func(n *doc.Node)
-	walk = func(n *doc.Node) {
+func (s *Schema) ForeignExtensions() map[string][]*srcpos.Node {
+	out := map[string][]*srcpos.Node{}
+	var walk func(n *srcpos.Node)
+	walk = func(n *srcpos.Node) {
 		switch n.Kind {
-		case doc.Object:
+		case srcpos.Object:
 			for _, m := range n.Members {
-				if strings.HasPrefix(m.Key, "x-") && m.Key != s.ExtKey && m.Kind == doc.Object && holdsExtensionFields(m) {
+				if strings.HasPrefix(m.Key, "x-") && m.Key != s.ExtKey && m.Kind == srcpos.Object && holdsExtensionFields(m) {
 					out[m.Key] = append(out[m.Key], m)
 				}
 				walk(m)
 			}
-		case doc.Array:
+		case srcpos.Array:
 			for _, c := range n.Items {
 				walk(c)
 			}
@@ -441,7 +440,7 @@ func (s *Schema) ForeignExtensions() map[string][]*doc.Node {
 	return out
 }
 
-func holdsExtensionFields(n *doc.Node) bool {
+func holdsExtensionFields(n *srcpos.Node) bool {
 	for _, m := range n.Members {
 		for _, k := range ExtensionKeys {
 			if m.Key == k {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // treeSchema exercises the option tree: nesting, array items, a key with a
@@ -130,7 +130,7 @@ func TestParseOptionPaths(t *testing.T) {
 	if d := s.Option("git/enabled").Default; d == nil || !d.Bool() {
 		t.Errorf("git/enabled default = %v", d)
 	}
-	if n := s.Option("notAnObject"); n.Type != "" || n.Node.Kind != doc.Number {
+	if n := s.Option("notAnObject"); n.Type != "" || n.Node.Kind != srcpos.Number {
 		t.Errorf("a non-object property: type %q kind %v", n.Type, n.Node.Kind)
 	}
 }
@@ -172,7 +172,7 @@ func TestParseHidden(t *testing.T) {
 			}
 		}
 	}
-	if h := s.Option("git/branch").Hidden; h.Value == nil || h.Value.Kind != doc.String || h.Value.Text != "" {
+	if h := s.Option("git/branch").Hidden; h.Value == nil || h.Value.Kind != srcpos.String || h.Value.Text != "" {
 		t.Errorf("git/branch hidden value = %v", h.Value)
 	}
 }
@@ -233,7 +233,7 @@ func TestCustomExtensionKey(t *testing.T) {
 		t.Errorf("useRegionSliderConfig under x-platform is read although the key is x-onyxia")
 	}
 
-	root, err := doc.ParseJSON([]byte(treeSchema))
+	root, err := srcpos.ParseJSON([]byte(treeSchema))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestForeignExtensions(t *testing.T) {
 		for k, nodes := range s.ForeignExtensions() {
 			got[k] = len(nodes)
 			for _, n := range nodes {
-				if n.Key != k || n.Kind != doc.Object {
+				if n.Key != k || n.Kind != srcpos.Object {
 					t.Errorf("key %q: node %q of kind %v", tc.key, n.Key, n.Kind)
 				}
 			}
@@ -290,8 +290,8 @@ func TestForeignExtensions(t *testing.T) {
 
 func TestParseErrorsAndLoad(t *testing.T) {
 	_, err := Parse([]byte("{\n  \"type\": \"object\",\n}"), "")
-	var de *doc.Error
-	if !errors.As(err, &de) || de.Pos != (doc.Pos{Line: 2, Col: 19}) {
+	var de *srcpos.Error
+	if !errors.As(err, &de) || de.Pos != (srcpos.Pos{Line: 2, Col: 19}) {
 		t.Errorf("Parse of a trailing comma: %v, want a *doc.Error at 2:19", err)
 	}
 	dir := t.TempDir()

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/srcpos"
 	"github.com/catalogist/catalogist/suggest"
 )
 
@@ -32,7 +32,7 @@ const (
 type Shape struct {
 	Kind   ShapeKind
 	Option *Option
-	Node   *doc.Node
+	Node   *srcpos.Node
 	// AtKey is true when the finding belongs at the node's key.
 	AtKey bool
 	Msg   string
@@ -58,7 +58,7 @@ const wontOpen = "the form will not open"
 // building the form.
 func (s *Schema) Shapes() []Shape {
 	var out []Shape
-	add := func(k ShapeKind, o *Option, n *doc.Node, atKey bool, format string, args ...any) {
+	add := func(k ShapeKind, o *Option, n *srcpos.Node, atKey bool, format string, args ...any) {
 		out = append(out, Shape{Kind: k, Option: o, Node: n, AtKey: atKey, Msg: fmt.Sprintf(format, args...)})
 	}
 	for _, o := range append([]*Option{s.Top}, s.Options...) {
@@ -67,13 +67,13 @@ func (s *Schema) Shapes() []Shape {
 	return out
 }
 
-func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, string, ...any)) {
+func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *srcpos.Node, bool, string, ...any)) {
 	n := o.Node
 	name := o.Path
 	if o.Parent == nil {
 		name = "(root)"
 	}
-	if n.Kind != doc.Object {
+	if n.Kind != srcpos.Object {
 		add(ShapeType, o, n, true, "option %q is %s, not a schema object; %s", name, n.Kind.WithArticle(), wontOpen)
 		return
 	}
@@ -89,41 +89,41 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 		}
 		add(ShapeType, o, n, true, "option %q has neither type nor const; %s", name, wontOpen)
 	case t == nil:
-	case t.Kind == doc.Array:
+	case t.Kind == srcpos.Array:
 		add(ShapeType, o, t, false, "option %q has a list of types; the form accepts exactly one type, so %s", name, wontOpen)
-	case t.Kind != doc.String || !slices.Contains(Types, t.Text):
+	case t.Kind != srcpos.String || !slices.Contains(Types, t.Text):
 		add(ShapeType, o, t, false, "option %q has type %s; the form accepts only %s, so %s%s", name, t.Show(), strings.Join(Types, ", "), wontOpen, suggest.Hint(t.Text, Types))
 	}
 	for _, key := range []string{"title", "description"} {
-		if v := n.Get(key); v != nil && v.Kind != doc.String {
+		if v := n.Get(key); v != nil && v.Kind != srcpos.String {
 			add(ShapeText, o, v, false, "%s of option %q is %s; write a string: %s otherwise", key, name, v.Kind.WithArticle(), wontOpen)
 		}
 	}
-	if r := n.Get("render"); r != nil && (r.Kind != doc.String || !slices.Contains(Renders, r.Text)) {
+	if r := n.Get("render"); r != nil && (r.Kind != srcpos.String || !slices.Contains(Renders, r.Text)) {
 		add(ShapeRender, o, r, false, "render %s of option %q is not one of %s, so %s%s", r.Show(), name, strings.Join(Renders, ", "), wontOpen, suggest.Hint(r.Text, Renders))
 	}
-	if e := n.Get("sliderExtremity"); e != nil && (e.Kind != doc.String || !slices.Contains(Extremities, e.Text)) {
+	if e := n.Get("sliderExtremity"); e != nil && (e.Kind != srcpos.String || !slices.Contains(Extremities, e.Text)) {
 		add(ShapeExtremity, o, e, false, "sliderExtremity %s of option %q is neither \"down\" nor \"up\", so %s%s", e.Show(), name, wontOpen, suggest.Hint(e.Text, Extremities))
 	}
 	for _, f := range []struct {
 		key  string
-		kind doc.Kind
+		kind srcpos.Kind
 		sk   ShapeKind
 	}{
-		{"sliderMin", doc.Number, ShapeSlider}, {"sliderMax", doc.Number, ShapeSlider}, {"sliderStep", doc.Number, ShapeSlider},
-		{"sliderUnit", doc.String, ShapeSlider},
-		{"sliderExtremitySemantic", doc.String, ShapeOther}, {"sliderRangeId", doc.String, ShapeOther},
-		{"minimum", doc.Number, ShapeOther}, {"pattern", doc.String, ShapeOther},
-		{"enum", doc.Array, ShapeOther}, {"listEnum", doc.Array, ShapeOther},
-		{"properties", doc.Object, ShapeOther}, {"required", doc.Array, ShapeOther},
+		{"sliderMin", srcpos.Number, ShapeSlider}, {"sliderMax", srcpos.Number, ShapeSlider}, {"sliderStep", srcpos.Number, ShapeSlider},
+		{"sliderUnit", srcpos.String, ShapeSlider},
+		{"sliderExtremitySemantic", srcpos.String, ShapeOther}, {"sliderRangeId", srcpos.String, ShapeOther},
+		{"minimum", srcpos.Number, ShapeOther}, {"pattern", srcpos.String, ShapeOther},
+		{"enum", srcpos.Array, ShapeOther}, {"listEnum", srcpos.Array, ShapeOther},
+		{"properties", srcpos.Object, ShapeOther}, {"required", srcpos.Array, ShapeOther},
 	} {
 		if v := n.Get(f.key); v != nil && v.Kind != f.kind {
 			add(f.sk, o, v, false, "%s of option %q is %s; the form reads only %s there, so %s", f.key, name, v.Show(), f.kind.WithArticle(), wontOpen)
 		}
 	}
-	if req := n.Get("required"); req != nil && req.Kind == doc.Array {
+	if req := n.Get("required"); req != nil && req.Kind == srcpos.Array {
 		for _, it := range req.Items {
-			if it.Kind != doc.String {
+			if it.Kind != srcpos.String {
 				add(ShapeOther, o, it, false, "required of option %q lists %s; it lists property names (strings), so %s", name, it.Show(), wontOpen)
 			}
 		}
@@ -142,8 +142,8 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 			add(ShapeOther, o, v, false, "%s of option %q is %s; write %s: %s otherwise", key, name, v.Show(), want, wontOpen)
 		}
 	}
-	if items := n.Get("items"); items != nil && items.Kind != doc.Object {
-		if items.Kind == doc.Array {
+	if items := n.Get("items"); items != nil && items.Kind != srcpos.Object {
+		if items.Kind == srcpos.Array {
 			add(ShapeOther, o, items, false, "items of option %q is a list of schemas (a tuple); the form reads one schema for every item, so %s: write \"items\": {...}", name, wontOpen)
 		} else {
 			add(ShapeOther, o, items, false, "items of option %q is %s, not a schema object, so %s", name, items.Show(), wontOpen)
@@ -151,23 +151,23 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 	}
 	if h := n.Get("hidden"); h != nil {
 		switch h.Kind {
-		case doc.Bool:
-		case doc.Object:
+		case srcpos.Bool:
+		case srcpos.Object:
 			if h.Get("value") == nil {
 				target := "the option at path"
-				if p := h.Get("path"); p != nil && p.Kind == doc.String {
+				if p := h.Get("path"); p != nil && p.Kind == srcpos.String {
 					target = fmt.Sprintf("%q", p.Text)
 				}
 				add(ShapeOther, o, h, false, "hidden condition of option %q has no value, so %s; add \"value\": the value of %s that hides it", name, wontOpen, target)
 			}
-			if p := h.Get("path"); p == nil || p.Kind != doc.String {
+			if p := h.Get("path"); p == nil || p.Kind != srcpos.String {
 				at := h
 				if p != nil {
 					at = p
 				}
 				add(ShapeOther, o, at, false, "hidden condition of option %q needs path, a slash-separated string such as \"git/enabled\", so %s", name, wontOpen)
 			}
-			if r := h.Get("isPathRelative"); r != nil && r.Kind != doc.Bool {
+			if r := h.Get("isPathRelative"); r != nil && r.Kind != srcpos.Bool {
 				add(ShapeOther, o, r, false, "isPathRelative of option %q is %s; write true or false: %s otherwise", name, r.Show(), wontOpen)
 			}
 		default:
@@ -178,20 +178,20 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 	if ext == nil {
 		return
 	}
-	if ext.Node.Kind != doc.Object {
+	if ext.Node.Kind != srcpos.Object {
 		add(ShapeExtType, o, ext.Node, false, "%s of option %q is %s; write an object such as {\"overwriteDefaultWith\": \"git.name\"}: %s otherwise", s.ExtKey, name, ext.Node.Kind.WithArticle(), wontOpen)
 		return
 	}
-	if v := ext.OverwriteDefaultWith; v != nil && v.Kind != doc.String && v.Kind != doc.Array && v.Kind != doc.Object {
+	if v := ext.OverwriteDefaultWith; v != nil && v.Kind != srcpos.String && v.Kind != srcpos.Array && v.Kind != srcpos.Object {
 		add(ShapeExtType, o, v, false, "overwriteDefaultWith of option %q is %s, so %s; write a context path such as \"git.name\", or put a fixed value in default", name, v.Kind.WithArticle(), wontOpen)
 	}
-	if v := ext.OverwriteListEnumWith; v != nil && v.Kind != doc.String && v.Kind != doc.Array {
+	if v := ext.OverwriteListEnumWith; v != nil && v.Kind != srcpos.String && v.Kind != srcpos.Array {
 		add(ShapeExtType, o, v, false, "overwriteListEnumWith of option %q is %s, so %s; write a context path or a list", name, v.Kind.WithArticle(), wontOpen)
 	}
-	for _, v := range []*doc.Node{ext.Readonly, ext.Hidden} {
+	for _, v := range []*srcpos.Node{ext.Readonly, ext.Hidden} {
 		switch {
-		case v == nil || v.Kind == doc.Bool:
-		case v.Key == "hidden" && v.Kind == doc.Object:
+		case v == nil || v.Kind == srcpos.Bool:
+		case v.Key == "hidden" && v.Kind == srcpos.Object:
 			add(ShapeExtBool, o, v, false, "hidden inside %s of option %q is a {path, value} condition, but there the form accepts only true or false, so %s; move the condition out of %s, next to \"type\"", s.ExtKey, name, wontOpen, s.ExtKey)
 		default:
 			add(ShapeExtBool, o, v, false, "%s inside %s of option %q is %s; write true or false: %s otherwise", v.Key, s.ExtKey, name, v.Show(), wontOpen)
@@ -200,7 +200,7 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *doc.Node, bool, 
 }
 
 // failedRef reports whether resolving a $ref failed outright.
-func (s *Schema) failedRef(ref *doc.Node) bool {
+func (s *Schema) failedRef(ref *srcpos.Node) bool {
 	for _, e := range s.ResolveErrors {
 		if e.Node == ref {
 			return true
@@ -210,7 +210,7 @@ func (s *Schema) failedRef(ref *doc.Node) bool {
 }
 
 // refWhy says why the API left a $ref unresolved.
-func (s *Schema) refWhy(ref *doc.Node) string {
+func (s *Schema) refWhy(ref *srcpos.Node) string {
 	for _, u := range s.Unresolved {
 		if u.Node == ref {
 			if u.Suggestion != "" {

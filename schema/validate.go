@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/launchcontext"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // verdict is the platform's judgement of a value for an option.
@@ -103,8 +103,8 @@ func (c *computer) enumOf(o *Option, data *scope) []any {
 		}
 	}
 next:
-	for _, n := range []*doc.Node{o.ListEnum, o.Enum} {
-		if n == nil || n.Kind != doc.Array {
+	for _, n := range []*srcpos.Node{o.ListEnum, o.Enum} {
+		if n == nil || n.Kind != srcpos.Array {
 			continue
 		}
 		var opts []any
@@ -176,7 +176,7 @@ func (c *computer) validateNoEnum(o *Option, data *scope, v any) verdict {
 	// A value of another type is coerced; the platform uses the coerced
 	// value for a context value, and rejects it as a default or from
 	// values.yaml.
-	notType := fmt.Sprintf("%s is not %s", show(v), withArticle(t))
+	notType := fmt.Sprintf("%s is not %s", show(v), WithArticle(t))
 	switch x := v.(type) {
 	case string:
 		switch t {
@@ -436,7 +436,8 @@ func ValueAt(values any, key []string) (any, bool) {
 	return launchcontext.Lookup(values, key)
 }
 
-func withArticle(word string) string {
+// WithArticle returns a word after "a" or "an", as messages name types.
+func WithArticle(word string) string {
 	if word != "" && strings.ContainsRune("aeiou", rune(word[0])) {
 		return "an " + word
 	}

@@ -12,10 +12,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/doc"
+	"github.com/catalogist/catalogist/analysis"
 	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // The form vectors under testdata/form/ are language-neutral: each directory
@@ -106,15 +107,15 @@ func readCase(t *testing.T, dir string) vectorCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := doc.ParseYAML(data)
-	if err != nil || root.Kind != doc.Object {
+	root, err := srcpos.ParseYAML(data)
+	if err != nil || root.Kind != srcpos.Object {
 		t.Fatalf("case.yaml: %v (want a mapping)", err)
 	}
 	var c vectorCase
 	for _, m := range root.Members {
 		dst := map[string]*string{"description": &c.Description, "notes": &c.Notes, "platform": &c.Platform,
 			"extensionKey": &c.ExtensionKey}[m.Key]
-		if dst == nil || m.Kind != doc.String {
+		if dst == nil || m.Kind != srcpos.String {
 			t.Fatalf("case.yaml:%s: unknown key %q or not a string", m.Pos, m.Key)
 		}
 		*dst = m.Text
@@ -142,16 +143,12 @@ func describeVector(t *testing.T, dir string, c vectorCase) *schema.Description 
 			t.Fatal(err)
 		}
 	}
-	file := filepath.Join(dir, "values.schema.json")
-	s, err := schema.LoadEnv(file, env)
-	if err != nil {
+	in := analysis.Input{SchemaFile: filepath.Join(dir, "values.schema.json"), ValuesFile: "values.yaml", Env: env}
+	if in.Schema, err = os.ReadFile(in.SchemaFile); err != nil {
 		t.Fatal(err)
 	}
-	var values map[string]any
 	if data, err := os.ReadFile(filepath.Join(dir, "values.yaml")); err == nil {
-		if values, err = schema.ParseValuesYAML(data, "values.yaml"); err != nil {
-			t.Fatal(err)
-		}
+		in.Values = data
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal(err)
 	}
@@ -169,7 +166,15 @@ func describeVector(t *testing.T, dir string, c vectorCase) *schema.Description 
 			t.Fatal(err)
 		}
 	}
-	return schema.Describe(s, schema.NewContext(ctxDoc, reg, nil, ""), values)
+	in.Context = schema.NewContext(ctxDoc, reg, nil, "")
+	a, err := analysis.Analyze(in)
+	if err != nil || a.SchemaErr != nil {
+		t.Fatal(err, a.SchemaErr)
+	}
+	if _, err := a.FormValues(); err != nil {
+		t.Fatal(err)
+	}
+	return a.Form.Describe()
 }
 
 func exists(p string) bool {

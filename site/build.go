@@ -130,7 +130,8 @@ const RepoPlaceholder = "https://<owner>.github.io/<repo>"
 // chartNameRe keeps chart names usable as one path segment of the site.
 var chartNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
-type builder struct {
+// renderer renders the pages of one site into memory.
+type renderer struct {
 	cat    *Catalog
 	ts     *templateSet
 	md     goldmark.Markdown
@@ -145,7 +146,7 @@ type builder struct {
 
 // build renders every file of the site into memory, by slash path.
 func build(cat *Catalog, ts *templateSet, opt Options) (map[string][]byte, error) {
-	b := &builder{cat: cat, ts: ts, md: newMarkdown(), files: map[string][]byte{}, icons: map[*Chart]string{}, iconHook: opt.Icon}
+	b := &renderer{cat: cat, ts: ts, md: newMarkdown(), files: map[string][]byte{}, icons: map[*Chart]string{}, iconHook: opt.Icon}
 	for name, data := range ts.assets {
 		b.files["assets/"+name] = data
 	}
@@ -194,7 +195,7 @@ func build(cat *Catalog, ts *templateSet, opt Options) (map[string][]byte, error
 }
 
 // page executes a page template into the file name.
-func (b *builder) page(name string, pv *pageView) error {
+func (b *renderer) page(name string, pv *pageView) error {
 	tmpl := indexPage
 	if pv.Chart != nil {
 		tmpl = chartPage
@@ -208,7 +209,7 @@ func (b *builder) page(name string, pv *pageView) error {
 	return nil
 }
 
-func (b *builder) catalogView() catalogView {
+func (b *renderer) catalogView() catalogView {
 	cat := b.cat
 	v := catalogView{
 		Name:        cat.Name,
@@ -222,7 +223,7 @@ func (b *builder) catalogView() catalogView {
 	return v
 }
 
-func (b *builder) basePage(root string) *pageView {
+func (b *renderer) basePage(root string) *pageView {
 	pv := &pageView{Root: root, Catalog: b.catalogView()}
 	if g := b.cat.Generated; !g.IsZero() {
 		g = g.UTC()
@@ -231,7 +232,7 @@ func (b *builder) basePage(root string) *pageView {
 	return pv
 }
 
-func (b *builder) indexPage() *pageView {
+func (b *renderer) indexPage() *pageView {
 	pv := b.basePage("")
 	pv.PageTitle = pv.Catalog.Title
 	pv.Description = pv.Catalog.Description
@@ -279,7 +280,7 @@ func keywords(in []string) []string {
 	return out
 }
 
-func (b *builder) card(c *Chart, root string) *cardView {
+func (b *renderer) card(c *Chart, root string) *cardView {
 	kws := keywords(c.Keywords)
 	lower := make([]string, len(kws))
 	for i, k := range kws {
@@ -315,7 +316,7 @@ var iconExts = map[string]bool{".svg": true, ".png": true, ".jpg": true, ".jpeg"
 // else its https URL, else the default icon. A file of another type, or
 // whose bytes are not an image of its kind, gets the default icon too: the
 // pages never show a broken image.
-func (b *builder) icon(c *Chart) (string, error) {
+func (b *renderer) icon(c *Chart) (string, error) {
 	if c.IconFile != "" {
 		var name string
 		var err error
@@ -366,7 +367,7 @@ func looksLikeImage(ext string, data []byte) bool {
 	return strings.HasPrefix(http.DetectContentType(data), "image/")
 }
 
-func (b *builder) chartPage(c *Chart) (*pageView, error) {
+func (b *renderer) chartPage(c *Chart) (*pageView, error) {
 	root := "../../"
 	pv := b.basePage(root)
 	pv.PageTitle = c.Name + " · " + pv.Catalog.Title
@@ -479,7 +480,7 @@ func schemaExtKey(c *Chart) string {
 	return ""
 }
 
-func (b *builder) install(c *Chart) installView {
+func (b *renderer) install(c *Chart) installView {
 	repo := strings.TrimSpace(b.cat.RepoURL)
 	known := repo != ""
 	repoWord := RepoPlaceholder

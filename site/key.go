@@ -14,7 +14,7 @@ import (
 
 // viewKey hashes what a page is made from: the templates and every value of
 // its view, so that an equal key means equal bytes.
-func (b *builder) viewKey(tmpl string, pv *pageView) string {
+func (b *renderer) viewKey(tmpl string, pv *pageView) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", b.ts.sum, tmpl)
 	hashValue(h, reflect.ValueOf(pv))

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // optionView is one row of the options table.
@@ -208,7 +208,7 @@ func jsonText(v any) string {
 	return strings.TrimSuffix(buf.String(), "\n")
 }
 
-func nodeText(n *doc.Node) string {
+func nodeText(n *srcpos.Node) string {
 	if n == nil {
 		return ""
 	}
@@ -216,7 +216,7 @@ func nodeText(n *doc.Node) string {
 }
 
 // refPaths lists, once each, the context paths an expression names.
-func refPaths(n *doc.Node) []string {
+func refPaths(n *srcpos.Node) []string {
 	if n == nil {
 		return nil
 	}
@@ -359,22 +359,18 @@ func sliderConfigNote(name string, platform *schema.Platform) []part {
 
 // simpleRef reports whether an expression is just its one reference
 // ("git.name" or "{{git.name}}").
-func simpleRef(n *doc.Node, refs []string) bool {
-	if n.Kind != doc.String || len(refs) != 1 {
+func simpleRef(n *srcpos.Node, refs []string) bool {
+	if n.Kind != srcpos.String || len(refs) != 1 {
 		return false
 	}
 	return n.Text == refs[0] || n.Text == "{{"+refs[0]+"}}"
 }
 
 // choicesOf lists the options of a select as the form computes them (a
-// list the form drops whole is no choice): the field's, else, for a field
-// the form did not show as a select with its value (under array items, or
-// failing), the form's choices of its option.
+// list the form drops whole is no choice), also for a field the form did
+// not show as a select with its value (under array items, or failing).
 func choicesOf(form *schema.Form, f *schema.Field) []string {
-	choices := f.Choices
-	if choices == nil {
-		choices = form.Choices(f.Option)
-	}
+	choices := form.Allowed(f.Option).Choices
 	out := make([]string, 0, len(choices))
 	for _, c := range choices {
 		if s, ok := c.(string); ok {

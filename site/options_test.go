@@ -8,10 +8,10 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/slider"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 // noteText is the text of an option row's notes, one line each.
@@ -184,7 +184,7 @@ func TestOptionChoices(t *testing.T) {
 // and shows the chart's bounds; on one that has them, the region's bounds.
 func TestRegionSliderConfigByPlatform(t *testing.T) {
 	file := filepath.Join("testdata", "normal", "charts", "jupyter", "values.schema.json")
-	root, err := doc.ParseJSON(readFile(t, file))
+	root, err := srcpos.ParseJSON(readFile(t, file))
 	if err != nil {
 		t.Fatal(err)
 	}

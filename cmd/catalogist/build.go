@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -59,7 +60,7 @@ output errors, another build running with --no-wait included.`,
 			if opt.LintFormat == "" && os.Getenv("GITHUB_ACTIONS") == "true" {
 				opt.LintFormat = "github"
 			}
-			return runBuild(cmd.OutOrStdout(), cmd.ErrOrStderr(), opt, verbose)
+			return runBuild(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opt, verbose)
 		},
 	}
 	fl := cmd.Flags()
@@ -81,7 +82,7 @@ output errors, another build running with --no-wait included.`,
 	return cmd
 }
 
-func runBuild(stdout, stderr io.Writer, opt builder.Options, verbose bool) error {
+func runBuild(ctx context.Context, stdout, stderr io.Writer, opt builder.Options, verbose bool) error {
 	if opt.Out == "" {
 		return usageError(errors.New("--out is required: the directory to write the repository and the site into"))
 	}
@@ -103,7 +104,7 @@ func runBuild(stdout, stderr io.Writer, opt builder.Options, verbose bool) error
 		return usageError(err)
 	}
 	opt.Log = stderr
-	res, err := builder.Build(opt)
+	res, err := builder.Build(ctx, opt)
 	if err != nil {
 		var le *builder.ErrLint
 		var ce *repoindex.ConflictError

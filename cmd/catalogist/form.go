@@ -15,12 +15,13 @@ import (
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"sigs.k8s.io/yaml"
 
+	"github.com/catalogist/catalogist/analysis"
 	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/formview"
 	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/srcpos"
 )
 
 type formFlags struct {
@@ -73,10 +74,7 @@ printed), 2 for usage errors and unreadable files.`,
 // formChart is what a form is computed from, read from a chart directory,
 // a schema file or a package.
 type formChart struct {
-	schemaFile string
-	schemaData []byte
-	valuesFile string
-	valuesData []byte
+	in analysis.Input
 	// cat is the catalog a chart on disk belongs to (its catalog.yaml);
 	// nil for a package.
 	cat *catalog.Catalog
@@ -97,20 +95,8 @@ func runForm(stdout io.Writer, arg string, f formFlags) error {
 	if err != nil {
 		return usageError(err)
 	}
-	env, err := formEnv(ov, ch)
-	if err != nil {
+	if ch.in.Env, err = formEnv(ov, ch); err != nil {
 		return usageError(err)
-	}
-	root, err := doc.ParseJSON(ch.schemaData)
-	if err != nil {
-		return usageError(fmt.Errorf("%s:%w; the platform shows no form for a chart whose schema does not parse: correct the JSON there", ch.schemaFile, err))
-	}
-	s := schema.Build(root, ch.schemaFile, env)
-	var values map[string]any
-	if ch.valuesData != nil {
-		if values, err = schema.ParseValuesYAML(ch.valuesData, ch.valuesFile); err != nil {
-			return usageError(fmt.Errorf("%w; Helm refuses such a chart: correct values.yaml there", err))
-		}
 	}
 	data, contextName := launchcontext.Sample(), "a sample launch context (no --profile)"
 	if f.profile != "" {
@@ -126,11 +112,21 @@ func runForm(stdout io.Writer, arg string, f formFlags) error {
 		}
 		contextName += ", region " + f.region
 	}
-	ctx := schema.NewContext(data, reg, nil, "")
+	ch.in.Context = schema.NewContext(data, reg, nil, "")
 	if ch.cat != nil {
-		ctx = schema.CatalogContext(data, reg, ch.cat)
+		ch.in.Context = schema.CatalogContext(data, reg, ch.cat)
 	}
-	d := schema.Describe(s, ctx, values)
+	a, err := analysis.Analyze(ch.in)
+	if err != nil {
+		return usageError(err)
+	}
+	if a.SchemaErr != nil {
+		return usageError(fmt.Errorf("%s:%w; the platform shows no form for a chart whose schema does not parse: correct the JSON there", ch.in.SchemaFile, a.SchemaErr))
+	}
+	if _, err := a.FormValues(); err != nil {
+		return usageError(fmt.Errorf("%w; Helm refuses such a chart: correct values.yaml there", err))
+	}
+	d := a.Form.Describe()
 	if !f.showSecrets {
 		d = formview.Mask(d, data)
 	}
@@ -204,13 +200,13 @@ func readChartFiles(schemaFile string) (*formChart, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch := &formChart{schemaFile: schemaFile, cat: cat}
-	if ch.schemaData, err = readLimited(schemaFile); err != nil {
+	ch := &formChart{in: analysis.Input{SchemaFile: schemaFile}, cat: cat}
+	if ch.in.Schema, err = srcpos.ReadFile(schemaFile); err != nil {
 		return nil, err
 	}
 	if p := filepath.Join(filepath.Dir(schemaFile), "values.yaml"); exists(p) {
-		ch.valuesFile = p
-		if ch.valuesData, err = readLimited(p); err != nil {
+		ch.in.ValuesFile = p
+		if ch.in.Values, err = srcpos.ReadFile(p); err != nil {
 			return nil, err
 		}
 	}
@@ -230,10 +226,10 @@ func readPackage(path string) (*formChart, error) {
 	if len(hc.Schema) == 0 {
 		return nil, fmt.Errorf("%s has no values.schema.json, so the platform shows no form for it", path)
 	}
-	ch := &formChart{schemaFile: filepath.Join(inside, "values.schema.json"), schemaData: hc.Schema}
+	ch := &formChart{in: analysis.Input{SchemaFile: filepath.Join(inside, "values.schema.json"), Schema: hc.Schema}}
 	for _, f := range hc.Raw {
 		if f.Name == "values.yaml" {
-			ch.valuesFile, ch.valuesData = filepath.Join(inside, "values.yaml"), f.Data
+			ch.in.ValuesFile, ch.in.Values = filepath.Join(inside, "values.yaml"), f.Data
 		}
 	}
 	return ch, nil
@@ -244,54 +240,31 @@ func readPackage(path string) (*formChart, error) {
 // catalog.yaml, so its extension key is the one its schema uses, as launch
 // reads it.
 func formEnv(ov schema.Overrides, ch *formChart) (schema.Env, error) {
-	if ch.cat != nil {
-		env, err := schema.EnvFor(ov, ch.cat, &schema.Registries{})
-		if err != nil && ch.cat.Config != nil {
-			return env, fmt.Errorf("%s: %w", ch.cat.Config.File, err)
-		}
-		return env, err
+	env, err := schema.EnvFor(ov, ch.cat, ch.in.Schema, nil)
+	if err != nil && ch.cat != nil && ch.cat.Config != nil {
+		return env, fmt.Errorf("%s: %w", ch.cat.Config.File, err)
 	}
-	env := schema.Env{ExtKey: schema.PackageKey(ov.ExtensionKey, ov.Platform, ch.schemaData), Registry: ov.Registry}
-	p, err := schema.PlatformFor(ov.Platform, env.ExtKey)
-	env.Platform = p
 	return env, err
 }
 
 // readProfile reads a launch context document; an empty one is an empty
 // context.
 func readProfile(path string) (map[string]any, error) {
-	data, err := readLimited(path)
+	data, err := srcpos.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	root, err := doc.ParseYAML(data)
+	root, err := srcpos.ParseYAML(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w; correct the YAML or JSON there", path, err)
 	}
 	switch root.Kind {
-	case doc.Null:
+	case srcpos.Null:
 		return map[string]any{}, nil
-	case doc.Object:
+	case srcpos.Object:
 		return root.Value().(map[string]any), nil
 	}
 	return nil, fmt.Errorf("%s:%d:%d: a launch context is a mapping such as `git: {name: Ada, email: ada@example.org}`, not %s", path, root.Pos.Line, root.Pos.Col, root.Kind.WithArticle())
-}
-
-// readLimited reads a text file no larger than the documents catalogist
-// parses.
-func readLimited(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if info.Size() > doc.MaxBytes {
-		return nil, fmt.Errorf("%s: the file is %d bytes, more than the %d bytes accepted; is it the right file?", path, info.Size(), doc.MaxBytes)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	return data, nil
 }
 
 func exists(p string) bool {

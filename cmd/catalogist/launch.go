@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 
-	"github.com/catalogist/catalogist/catalogs"
+	"github.com/catalogist/catalogist/catalogsfile"
 	"github.com/catalogist/catalogist/launcher"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
@@ -26,7 +26,13 @@ import (
 type clusterFlags struct {
 	kube      launcher.Kube
 	namespace string
+	// cfg is the actions' configuration, filled by configure once the
+	// flags are parsed, as Helm's commands fill theirs.
+	cfg launcher.Configuration
 }
+
+// configure fills the actions' configuration from the kubeconfig flags.
+func (c *clusterFlags) configure() { c.cfg = *launcher.NewConfiguration(c.kube) }
 
 func (c *clusterFlags) add(cmd *cobra.Command, nsHelp string) {
 	fl := cmd.Flags()
@@ -38,7 +44,7 @@ func (c *clusterFlags) add(cmd *cobra.Command, nsHelp string) {
 func newLaunchCmd() *cobra.Command {
 	var (
 		cl                    clusterFlags
-		l                     launcher.Launch
+		l                     = launcher.NewLaunch(&cl.cfg)
 		repoURL, catalogsFile string
 		regionFile, regionID  string
 		profileFile           string
@@ -69,7 +75,7 @@ or refuses the install; 2 for usage errors and unreadable files (catalogs,
 profile, region, schema registry).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			file, err := catalogs.Load(catalogsFile)
+			file, err := catalogsfile.Load(catalogsFile)
 			if err != nil {
 				return usageError(err)
 			}
@@ -91,8 +97,9 @@ profile, region, schema registry).`,
 					return usageError(err)
 				}
 			}
-			l.Kube, l.Namespace = cl.kube, cl.namespace
-			return runLaunch(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), &l, showValues)
+			cl.configure()
+			l.Namespace = cl.namespace
+			return runLaunch(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), l, showValues)
 		},
 	}
 	cl.add(cmd, "namespace to install into, created when missing (default the kubeconfig context's)")
@@ -171,7 +178,10 @@ func newListCmd() *cobra.Command {
 		Short: "List the releases catalogist launched, with chart, version, catalog and status",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rs, err := (&launcher.List{Kube: cl.kube, Namespace: cl.namespace}).Run(cmd.Context())
+			cl.configure()
+			ls := launcher.NewList(&cl.cfg)
+			ls.Namespace = cl.namespace
+			rs, err := ls.Run(cmd.Context())
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}
@@ -195,7 +205,9 @@ func newUninstallCmd() *cobra.Command {
 		Short: "Remove a release catalogist launched",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			u := &launcher.Uninstall{Kube: cl.kube, Namespace: cl.namespace, Name: args[0], Timeout: timeout}
+			cl.configure()
+			u := launcher.NewUninstall(&cl.cfg)
+			u.Namespace, u.Name, u.Timeout = cl.namespace, args[0], timeout
 			if err := u.Run(cmd.Context()); err != nil {
 				return &exitError{code: 1, err: err}
 			}
@@ -232,7 +244,7 @@ A catalogs file is a list of entries:
       caFile: ca.pem                              # relative to this file`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			file, err := catalogs.Load(catalogsFile)
+			file, err := catalogsfile.Load(catalogsFile)
 			if err != nil {
 				return usageError(err)
 			}
@@ -244,7 +256,7 @@ A catalogs file is a list of entries:
 	return cmd
 }
 
-func listCatalogs(ctx context.Context, stdout, stderr io.Writer, file *catalogs.File, cacheDir string) error {
+func listCatalogs(ctx context.Context, stdout, stderr io.Writer, file *catalogsfile.File, cacheDir string) error {
 	if file.Path == "" {
 		fmt.Fprintln(stderr, "no catalogs file: showing the platform's default catalogs")
 	}
@@ -275,7 +287,7 @@ func listCatalogs(ctx context.Context, stdout, stderr io.Writer, file *catalogs.
 	return nil
 }
 
-func highlighted(c *catalogs.Catalog, name string) bool {
+func highlighted(c *catalogsfile.Catalog, name string) bool {
 	for _, h := range c.HighlightedCharts {
 		if h == name {
 			return true

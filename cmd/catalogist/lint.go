@@ -101,7 +101,7 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 		if err != nil {
 			return usageError(err)
 		}
-		opt.Context = append(opt.Context, d)
+		opt.ExtraPaths = append(opt.ExtraPaths, d)
 	}
 	if len(args) == 0 {
 		args = []string{"."}

@@ -77,5 +77,6 @@ func newRoot() *cobra.Command {
 		return usageError(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
 	})
 	root.AddCommand(newLintCmd(), newBuildCmd(), newLaunchCmd(), newListCmd(), newUninstallCmd(), newCatalogsCmd(), newMigrateCmd(), newFormCmd())
+	addVersion(root)
 	return root
 }

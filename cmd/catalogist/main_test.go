@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +17,8 @@ import (
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/catalogist/catalogist/internal/repotest"
 )
 
 // The CLI is tested as users run it: the real binary, its output and its
@@ -387,8 +387,7 @@ func TestLaunchCLI(t *testing.T) {
 	if r := catalogist(t, nil, "build", "../../examples/ide", "--out", out); r.code != 0 {
 		t.Fatalf("build: %s%s", r.stdout, r.stderr)
 	}
-	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
-	defer srv.Close()
+	srv := repotest.Serve(t, out)
 	cats := filepath.Join(dir, "catalogs.yaml")
 	if err := os.WriteFile(cats, []byte(fmt.Sprintf("catalogs:\n  - {id: ide, name: IDEs, location: %q, highlightedCharts: [vscode-python]}\n", srv.URL)), 0o644); err != nil {
 		t.Fatal(err)
@@ -410,6 +409,12 @@ func TestLaunchCLI(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "kind: Deployment") || !strings.Contains(r.stdout, "password: '********'") ||
 		strings.Contains(r.stdout, "Tr0ub4dor-3x") || !strings.Contains(r.stderr, "sha256:") {
 		t.Fatalf("dry run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// list and uninstall are configured for the cluster as launch is.
+	for _, args := range [][]string{{"list"}, {"uninstall", "code"}} {
+		if r := catalogist(t, env, args...); r.code != 1 || !strings.Contains(r.stderr, "no kubeconfig found; set KUBECONFIG or pass --kubeconfig") {
+			t.Errorf("%s without a cluster: exit %d\n%s%s", args[0], r.code, r.stdout, r.stderr)
+		}
 	}
 
 	for _, tc := range []struct {
@@ -486,8 +491,7 @@ func TestLaunchUnopenableForm(t *testing.T) {
 	if err := idx.WriteFile(filepath.Join(repoDir, "index.yaml"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(http.FileServer(http.Dir(repoDir)))
-	defer srv.Close()
+	srv := repotest.Serve(t, repoDir)
 	env := []string{"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "KUBECONFIG=" + filepath.Join(dir, "none")}
 	cats := filepath.Join(dir, "catalogs.yaml")
 	for _, tc := range []struct {

@@ -12,7 +12,7 @@ import (
 
 func newMigrateCmd() *cobra.Command {
 	var (
-		m     migrate.Migrate
+		o     migrate.Options
 		write bool
 	)
 	cmd := &cobra.Command{
@@ -39,16 +39,20 @@ errors and for files it refuses (unreadable, not valid YAML, binary, a key
 twice, the same file given twice).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if m.Values == "" && m.Chart == "" && m.App == "" && m.IdpValues == "" {
+			if o.Values == "" && o.Chart == "" && o.App == "" && o.IdpValues == "" {
 				return usageError(fmt.Errorf("nothing to migrate: give --values, --chart, --app or --idp-values"))
 			}
-			for _, p := range []string{m.Values, m.Chart, m.App, m.IdpValues} {
+			for _, p := range []string{o.Values, o.Chart, o.App, o.IdpValues} {
 				if p == "" {
 					continue
 				}
 				if _, err := os.Stat(p); err != nil {
 					return usageError(err)
 				}
+			}
+			m, err := migrate.New(o)
+			if err != nil {
+				return &exitError{code: 1, err: err}
 			}
 			res, err := m.Run(cmd.Context())
 			if ie := (*migrate.InputError)(nil); errors.As(err, &ie) {
@@ -73,14 +77,14 @@ twice, the same file given twice).`,
 			}
 			switch {
 			case changed == 0:
-				fmt.Fprintf(errw, "nothing to change: already on %s %s\n", m.NewChart, res.Version)
+				fmt.Fprintf(errw, "nothing to change: already on %s %s\n", res.Chart, res.Version)
 			case write:
 				if err := res.Write(); err != nil {
 					return &exitError{code: 1, err: err}
 				}
-				fmt.Fprintf(errw, "wrote %d file(s) for %s %s\n", changed, m.NewChart, res.Version)
+				fmt.Fprintf(errw, "wrote %d file(s) for %s %s\n", changed, res.Chart, res.Version)
 			default:
-				fmt.Fprintf(errw, "%d file(s) would change for %s %s: run again with --write to apply\n", changed, m.NewChart, res.Version)
+				fmt.Fprintf(errw, "%d file(s) would change for %s %s: run again with --write to apply\n", changed, res.Chart, res.Version)
 			}
 			fmt.Fprintln(errw, "then:")
 			for _, c := range res.Commands {
@@ -90,20 +94,20 @@ twice, the same file given twice).`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&m.Values, "values", "", "a values file of the platform's chart (its keycloak: section too, if any)")
-	fl.StringVar(&m.Chart, "chart", "", "an umbrella Chart.yaml that depends on the platform's chart")
-	fl.StringVar(&m.App, "app", "", "an Argo CD Application manifest of the platform's chart")
-	fl.StringVar(&m.IdpValues, "idp-values", "", "the identity provider's (Keycloak chart's) values file")
-	fl.StringVar(&m.OldRepoURL, "old-repo", migrate.DefaultOldRepoURL, "the old repository's address")
-	fl.StringVar(&m.NewRepoURL, "new-repo", migrate.DefaultNewRepoURL, "the new repository's address")
-	fl.StringVar(&m.OldRepoName, "old-repo-name", migrate.DefaultOldRepoName, "the old repository's name (helm repo add NAME)")
-	fl.StringVar(&m.NewRepoName, "new-repo-name", migrate.DefaultNewRepoName, "the new repository's name")
-	fl.StringVar(&m.OldChart, "old-chart", migrate.DefaultChart, "the chart's name in the old repository")
-	fl.StringVar(&m.NewChart, "new-chart", migrate.DefaultChart, "the chart's name in the new repository")
-	fl.StringVar(&m.RepoIndex, "repo-index", "", "read the new repository's index from this URL, file or directory (default the new repository)")
-	fl.StringVar(&m.ToVersion, "to-version", "", "move to this version (default the newest release)")
-	fl.StringVar(&m.IdpPath, "idp-path", "", "the identity provider's extensions directory (default "+migrate.ProvidersPath+", or "+migrate.DeploymentsPath+" for the jboss/keycloak image)")
-	fl.StringVar(&m.Release, "release", migrate.DefaultChart, "the release name in the printed helm commands")
+	fl.StringVar(&o.Values, "values", "", "a values file of the platform's chart (its keycloak: section too, if any)")
+	fl.StringVar(&o.Chart, "chart", "", "an umbrella Chart.yaml that depends on the platform's chart")
+	fl.StringVar(&o.App, "app", "", "an Argo CD Application manifest of the platform's chart")
+	fl.StringVar(&o.IdpValues, "idp-values", "", "the identity provider's (Keycloak chart's) values file")
+	fl.StringVar(&o.OldRepoURL, "old-repo", migrate.DefaultOldRepoURL, "the old repository's address")
+	fl.StringVar(&o.NewRepoURL, "new-repo", migrate.DefaultNewRepoURL, "the new repository's address")
+	fl.StringVar(&o.OldRepoName, "old-repo-name", migrate.DefaultOldRepoName, "the old repository's name (helm repo add NAME)")
+	fl.StringVar(&o.NewRepoName, "new-repo-name", migrate.DefaultNewRepoName, "the new repository's name")
+	fl.StringVar(&o.OldChart, "old-chart", migrate.DefaultChart, "the chart's name in the old repository")
+	fl.StringVar(&o.NewChart, "new-chart", migrate.DefaultChart, "the chart's name in the new repository")
+	fl.StringVar(&o.RepoIndex, "repo-index", "", "read the new repository's index from this URL, file or directory (default the new repository)")
+	fl.StringVar(&o.ToVersion, "to-version", "", "move to this version (default the newest release)")
+	fl.StringVar(&o.IdpPath, "idp-path", "", "the identity provider's extensions directory (default "+migrate.ProvidersPath+", or "+migrate.DeploymentsPath+" for the jboss/keycloak image)")
+	fl.StringVar(&o.Release, "release", migrate.DefaultChart, "the release name in the printed helm commands")
 	fl.BoolVar(&write, "write", false, "write the changes (default: print the diff only)")
 	return cmd
 }

@@ -1,4 +1,4 @@
-package catalogs
+package catalogsfile
 
 import (
 	"os"

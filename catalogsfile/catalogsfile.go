@@ -1,7 +1,7 @@
-// Package catalogs holds the catalogs a user launches from: the catalogs
+// Package catalogsfile holds the catalogs a user launches from: the catalogs
 // file (catalogs.yaml in the user's configuration directory), with the
 // platform's three default catalogs when there is none.
-package catalogs
+package catalogsfile
 
 import (
 	"errors"
@@ -12,8 +12,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/catalogist/catalogist/doc"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/srcpos"
 	"github.com/catalogist/catalogist/suggest"
 )
 
@@ -110,29 +110,29 @@ func isLocalPath(loc string) bool {
 // Parse reads a catalogs file: a list of catalogs, or a mapping with a
 // catalogs list. Errors carry the line and column.
 func Parse(data []byte) (*File, error) {
-	root, err := doc.ParseYAML(data)
+	root, err := srcpos.ParseYAML(data)
 	if err != nil {
 		return nil, err
 	}
 	list := root
-	if root.Kind == doc.Object {
+	if root.Kind == srcpos.Object {
 		list = root.Get("catalogs")
 		if list == nil {
-			return nil, &doc.Error{Pos: root.Pos, Msg: "no catalogs list: write `catalogs:` followed by entries with id and location"}
+			return nil, &srcpos.Error{Pos: root.Pos, Msg: "no catalogs list: write `catalogs:` followed by entries with id and location"}
 		}
 	}
-	if list.Kind != doc.Array {
-		return nil, &doc.Error{Pos: list.Pos, Msg: fmt.Sprintf("catalogs must be a list, not %s", list.Kind.WithArticle())}
+	if list.Kind != srcpos.Array {
+		return nil, &srcpos.Error{Pos: list.Pos, Msg: fmt.Sprintf("catalogs must be a list, not %s", list.Kind.WithArticle())}
 	}
 	f := &File{}
-	seen := map[string]*doc.Node{}
+	seen := map[string]*srcpos.Node{}
 	for _, n := range list.Items {
 		c, err := parseCatalog(n)
 		if err != nil {
 			return nil, err
 		}
 		if prev := seen[c.ID]; prev != nil {
-			return nil, &doc.Error{Pos: n.Get("id").Pos, Msg: fmt.Sprintf("catalog id %q is already used at line %d: ids must be unique", c.ID, prev.Pos.Line)}
+			return nil, &srcpos.Error{Pos: n.Get("id").Pos, Msg: fmt.Sprintf("catalog id %q is already used at line %d: ids must be unique", c.ID, prev.Pos.Line)}
 		}
 		seen[c.ID] = n.Get("id")
 		f.Catalogs = append(f.Catalogs, c)
@@ -142,9 +142,9 @@ func Parse(data []byte) (*File, error) {
 
 var fields = []string{"id", "name", "description", "location", "extensionKey", "platform", "status", "highlightedCharts", "excludedCharts", "skipTLSVerify", "caFile"}
 
-func parseCatalog(n *doc.Node) (*Catalog, error) {
-	if n.Kind != doc.Object {
-		return nil, &doc.Error{Pos: n.Pos, Msg: "a catalog is a mapping with at least id and location"}
+func parseCatalog(n *srcpos.Node) (*Catalog, error) {
+	if n.Kind != srcpos.Object {
+		return nil, &srcpos.Error{Pos: n.Pos, Msg: "a catalog is a mapping with at least id and location"}
 	}
 	c := &Catalog{}
 	for _, m := range n.Members {
@@ -168,15 +168,15 @@ func parseCatalog(n *doc.Node) (*Catalog, error) {
 		case "status":
 			err = str(m, &c.Status)
 			if err == nil && c.Status != "PROD" && c.Status != "TEST" {
-				err = &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("status %q: write PROD or TEST", c.Status)}
+				err = &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("status %q: write PROD or TEST", c.Status)}
 			}
 		case "highlightedCharts":
 			err = strs(m, &c.HighlightedCharts)
 		case "excludedCharts":
 			err = strs(m, &c.ExcludedCharts)
 		case "skipTLSVerify":
-			if m.Kind != doc.Bool {
-				err = &doc.Error{Pos: m.Pos, Msg: "skipTLSVerify must be true or false"}
+			if m.Kind != srcpos.Bool {
+				err = &srcpos.Error{Pos: m.Pos, Msg: "skipTLSVerify must be true or false"}
 			}
 			c.SkipTLSVerify = m.Bool()
 		case "caFile":
@@ -188,14 +188,14 @@ func parseCatalog(n *doc.Node) (*Catalog, error) {
 			} else {
 				msg += "; known fields: " + strings.Join(fields, ", ")
 			}
-			err = &doc.Error{Pos: m.KeyPos, Msg: msg}
+			err = &srcpos.Error{Pos: m.KeyPos, Msg: msg}
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
 	if c.ID == "" || c.Location == "" {
-		return nil, &doc.Error{Pos: n.Pos, Msg: "a catalog needs an id and a location (its chart repository URL)"}
+		return nil, &srcpos.Error{Pos: n.Pos, Msg: "a catalog needs an id and a location (its chart repository URL)"}
 	}
 	if c.Status == "" {
 		c.Status = "PROD"
@@ -205,7 +205,7 @@ func parseCatalog(n *doc.Node) (*Catalog, error) {
 
 // platform checks a platform name where it is written, so that a typo is
 // not silently replaced by the default platform at launch.
-func platform(m *doc.Node) error {
+func platform(m *srcpos.Node) error {
 	names := schema.PlatformNames()
 	if slices.Contains(names, m.Text) {
 		return nil
@@ -214,24 +214,24 @@ func platform(m *doc.Node) error {
 	if s := suggest.Closest(m.Text, names); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
-	return &doc.Error{Pos: m.Pos, Msg: msg}
+	return &srcpos.Error{Pos: m.Pos, Msg: msg}
 }
 
-func str(m *doc.Node, dst *string) error {
-	if m.Kind != doc.String {
-		return &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a string, not %s", m.Key, m.Kind.WithArticle())}
+func str(m *srcpos.Node, dst *string) error {
+	if m.Kind != srcpos.String {
+		return &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a string, not %s", m.Key, m.Kind.WithArticle())}
 	}
 	*dst = m.Text
 	return nil
 }
 
-func strs(m *doc.Node, dst *[]string) error {
-	if m.Kind != doc.Array {
-		return &doc.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a list of chart names", m.Key)}
+func strs(m *srcpos.Node, dst *[]string) error {
+	if m.Kind != srcpos.Array {
+		return &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a list of chart names", m.Key)}
 	}
 	for _, it := range m.Items {
-		if it.Kind != doc.String {
-			return &doc.Error{Pos: it.Pos, Msg: fmt.Sprintf("%s must list chart names (strings)", m.Key)}
+		if it.Kind != srcpos.String {
+			return &srcpos.Error{Pos: it.Pos, Msg: fmt.Sprintf("%s must list chart names (strings)", m.Key)}
 		}
 		*dst = append(*dst, it.Text)
 	}

@@ -1,4 +1,4 @@
-package doc
+package srcpos
 
 import (
 	"encoding/json"

@@ -1,7 +1,7 @@
-// Package doc holds JSON and YAML documents parsed into one tree whose every
+// Package srcpos holds JSON and YAML documents parsed into one tree whose every
 // key and value knows its line and column, so that findings can point at the
 // exact place a user has to edit.
-package doc
+package srcpos
 
 import (
 	"encoding/json"
