@@ -133,32 +133,12 @@ func yamlPrintable(r rune) bool {
 	return r >= ' ' && r < 0x7f
 }
 
-// isDocumentMarker reports whether s starts with "---" or "..." alone.
-func isDocumentMarker(s string) bool {
-	if !strings.HasPrefix(s, "---") && !strings.HasPrefix(s, "...") {
-		return false
-	}
-	return len(s) == 3 || s[3] == ' ' || s[3] == '\n' || s[3] == '\r'
-}
-
-func isBareStart(s string) bool {
-	return strings.HasPrefix(s, "---") && isLineEnd(s[3:])
-}
-
 // line returns the line starting at pos; at the end of src, an empty line
 // for which eof is true.
 func (p *fastParser) line(pos int) line {
 	p.furthest = max(p.furthest, pos)
-	l := line{start: pos, end: len(p.src), next: len(p.src)}
-	if i := strings.IndexByte(p.src[pos:], '\n'); i >= 0 {
-		l.end, l.next = pos+i, pos+i+1
-	}
-	if l.end > pos && p.src[l.end-1] == '\r' {
-		l.end--
-	}
-	for pos+l.indent < l.end && p.src[pos+l.indent] == ' ' {
-		l.indent++
-	}
+	end, next := lexLine(p.src, pos)
+	l := line{start: pos, end: end, next: next, indent: leadingSpaces(p.src[pos:end])}
 	body := p.src[pos+l.indent : l.end]
 	l.blank = body == "" || body[0] == '#' || pos == p.docStart
 	return l
@@ -211,29 +191,25 @@ func (p *fastParser) blockNode(l line, col, parent int, r role) (int32, line, er
 		return 0, l, errUnusual
 	}
 	defer func() { p.depth-- }()
-	s := p.text(l, col)
-	if isSeqIndicator(s) {
+	switch t := lex(p.text(l, 0), col, true); t.kind {
+	case dashToken:
 		if col != l.indent {
 			return 0, l, errUnusual // "- - a"
 		}
 		return p.sequence(l, col, r)
+	case plainKeyToken, quotedKeyToken:
+		k, err := p.key(l, col, t)
+		if err != nil {
+			return 0, l, err
+		}
+		return p.mapping(l, col, k, t.value, r)
+	default:
+		return p.inlineValue(l, col, parent, t)
 	}
-	k, after, err := p.key(l, col)
-	if err != nil {
-		return 0, l, err
-	}
-	if k != 0 {
-		return p.mapping(l, col, k, after, r)
-	}
-	return p.inlineValue(l, col, parent)
-}
-
-func isSeqIndicator(s string) bool {
-	return len(s) > 0 && s[0] == '-' && (len(s) == 1 || s[1] == ' ')
 }
 
 // mapping parses a block mapping whose keys are at column col, the first
-// (k, ending at column after) being already read.
+// (k, its colon ending at column after) being already read.
 func (p *fastParser) mapping(l line, col int, k int32, after int, r role) (int32, line, error) {
 	m := p.collection(l, mappingKind)
 	var ch children
@@ -244,16 +220,21 @@ func (p *fastParser) mapping(l line, col int, k int32, after int, r role) (int32
 			return 0, l, err
 		}
 		ch.push(p.t, v)
-		l = p.skipBlank(next)
-		if p.eof(l) || l.indent < col {
+		var more bool
+		if l, more, err = p.nextEntry(next, col); err != nil {
+			return 0, l, err
+		}
+		if !more {
 			break
 		}
-		if l.indent > col {
+		t := lex(p.text(l, 0), col, true)
+		if t.kind != plainKeyToken && t.kind != quotedKeyToken {
 			return 0, l, errUnusual
 		}
-		if k, after, err = p.key(l, col); err != nil || k == 0 {
-			return 0, l, errUnusual
+		if k, err = p.key(l, col, t); err != nil {
+			return 0, l, err
 		}
+		after = t.value
 	}
 	p.t.nodes[m].first = ch.first
 	return m, l, nil
@@ -262,20 +243,16 @@ func (p *fastParser) mapping(l line, col int, k int32, after int, r role) (int32
 // mappingValue parses the value of a key of a mapping at column col, from
 // column pos of line l (just after the colon).
 func (p *fastParser) mappingValue(l line, pos, col int, r role) (int32, line, error) {
-	s := p.text(l, pos)
-	rest := strings.TrimLeft(s, " ")
-	if rest != "" && rest[0] != '#' {
-		return p.inlineValue(l, pos+len(s)-len(rest), col)
-	}
-	if len(rest) > 0 && len(rest) == len(s) {
-		return 0, l, errUnusual // "key:#..." is not a comment
+	s := p.text(l, 0)
+	if v := nodeAfter(s, pos); v >= 0 {
+		return p.inlineValue(l, v, col, lex(s, v, false))
 	}
 	nl := p.skipBlank(p.line(l.next))
 	if !p.eof(nl) {
 		if nl.indent > col {
 			return p.blockNode(nl, nl.indent, col, r)
 		}
-		if nl.indent == col && isSeqIndicator(p.text(nl, col)) {
+		if nl.indent == col && isDash(p.text(nl, 0), col) {
 			// Helm's compact style: the items of a key's sequence are not
 			// indented.
 			return p.sequence(nl, col, r)
@@ -289,19 +266,14 @@ func (p *fastParser) sequence(l line, col int, r role) (int32, line, error) {
 	seq := p.collection(l, sequenceKind)
 	var ch children
 	for {
-		s := p.text(l, col+1)
-		rest := strings.TrimLeft(s, " ")
 		extra := len(p.t.extra)
 		var item int32
 		var next line
 		var err error
-		if rest == "" || rest[0] == '#' {
-			if rest != "" && len(rest) == len(s) {
-				return 0, l, errUnusual
-			}
+		if v := nodeAfter(p.text(l, 0), col+1); v < 0 {
 			item, next, err = p.emptyItem(l, col)
 		} else {
-			item, next, err = p.blockNode(l, col+1+len(s)-len(rest), col, otherRole)
+			item, next, err = p.blockNode(l, v, col, otherRole)
 		}
 		if err != nil {
 			return 0, l, err
@@ -310,19 +282,31 @@ func (p *fastParser) sequence(l line, col int, r role) (int32, line, error) {
 			item = p.decodeVersion(item, extra)
 		}
 		ch.push(p.t, item)
-		l = p.skipBlank(next)
-		if p.eof(l) || l.indent < col {
-			break
+		var more bool
+		if l, more, err = p.nextEntry(next, col); err != nil {
+			return 0, l, err
 		}
-		if l.indent > col {
-			return 0, l, errUnusual
-		}
-		if !isSeqIndicator(p.text(l, col)) {
+		if !more || !isDash(p.text(l, 0), col) {
 			break
 		}
 	}
 	p.t.nodes[seq].first = ch.first
 	return seq, l, nil
+}
+
+// nextEntry finds where a collection whose entries are at column col
+// goes on after an entry that ends before line next: at the next line
+// that is not blank, if it is at column col (more); the collection ends
+// at a line less indented, or at the end of the input.
+func (p *fastParser) nextEntry(next line, col int) (l line, more bool, err error) {
+	l = p.skipBlank(next)
+	switch {
+	case p.eof(l) || l.indent < col:
+		return l, false, nil
+	case l.indent > col:
+		return l, false, errUnusual
+	}
+	return l, true, nil
 }
 
 // decodeVersion decodes chart version item, the last subtree of the tree
@@ -372,48 +356,24 @@ func (p *fastParser) emptyItem(l line, col int) (int32, line, error) {
 	return p.null(l), p.line(l.next), nil
 }
 
-// key reads a mapping key at column col of line l: its node and the
-// column after its colon, or 0 when the line holds no key there.
-func (p *fastParser) key(l line, col int) (int32, int, error) {
+// key adds the key that token t, a plain or quoted key, found at column
+// col of line l.
+func (p *fastParser) key(l line, col int, t token) (int32, error) {
 	s := p.text(l, col)
-	if s == "" {
-		return 0, 0, nil
-	}
-	var value string
-	var st style
-	var end int // length of the key in s
-	var raw bool
-	switch c := s[0]; {
-	case c == '"' || c == '\'':
+	value, raw, st := s[:t.end-col], true, plainStyle
+	if t.kind == quotedKeyToken {
 		q, err := quotedLine(s)
 		if err != nil || !q.ok {
-			return 0, 0, err // a multi-line scalar is no key
+			return 0, errUnusual
 		}
-		value, st, end, raw = q.value, stringStyle, q.size, q.raw
-	case isIndicator(c):
-		return 0, 0, nil
-	default:
-		colon := plainKeyEnd(s)
-		if colon < 0 {
-			return 0, 0, nil
-		}
-		value, end, raw = strings.TrimRight(s[:colon], " "), colon, true
-		if value == "" || isPlainStartUnusual(value) {
-			return 0, 0, errUnusual
-		}
-	}
-	rest := strings.TrimLeft(s[end:], " ")
-	if rest == "" || rest[0] != ':' || len(rest) > 1 && rest[1] != ' ' {
-		if st == stringStyle {
-			return 0, 0, nil
-		}
-		return 0, 0, errUnusual
+		value, raw, st = q.value, q.raw, stringStyle
+	} else if value == "" || isPlainStartUnusual(value) {
+		return 0, errUnusual
 	}
 	if len(value) > 1024 {
-		return 0, 0, errUnusual // YAML needs an explicit key
+		return 0, errUnusual // YAML needs an explicit key
 	}
-	k := p.scalar(l, col, value, raw, st)
-	return k, col + len(s) - len(rest) + 1, nil
+	return p.scalar(l, col, value, raw, st), nil
 }
 
 // scalar adds a scalar found at column col of line l: a slice of the
@@ -430,57 +390,32 @@ func (p *fastParser) scalar(l line, col int, value string, raw bool, st style) i
 	return p.t.addSpan(start, start+len(value), n, st)
 }
 
-// plainKeyEnd returns the index of the colon ending a plain key in s, or
-// -1 when s is a scalar.
-func plainKeyEnd(s string) int {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ':':
-			if i+1 == len(s) || s[i+1] == ' ' {
-				return i
-			}
-		case '#':
-			if i > 0 && s[i-1] == ' ' {
-				return -1
-			}
-		}
-	}
-	return -1
-}
-
-// isIndicator reports whether a scalar cannot start with c unquoted
-// (leaving out '-', which starts "-1").
-func isIndicator(c byte) bool {
-	return strings.IndexByte("?:,[]{}#&*!|>'\"%@`", c) >= 0
-}
-
 // isPlainStartUnusual rejects plain scalars that begin like an indicator
 // ("- a", "-", "<<"), to leave their subtleties to yaml.v3.
 func isPlainStartUnusual(s string) bool {
-	return isIndicator(s[0]) || s[0] == '-' && (len(s) == 1 || s[1] == ' ') || s == "<<"
+	return isIndicator(s[0]) || isDash(s, 0) || s == "<<"
 }
 
-// inlineValue parses a scalar or an empty flow collection starting at
-// column col of line l.
-func (p *fastParser) inlineValue(l line, col, parent int) (int32, line, error) {
+// inlineValue parses the scalar or empty flow collection that token t,
+// no key, found at column col of line l.
+func (p *fastParser) inlineValue(l line, col, parent int, t token) (int32, line, error) {
 	s := p.text(l, col)
-	switch {
-	case s[0] == '"' || s[0] == '\'':
+	switch t.kind {
+	case quotedToken:
 		return p.quoted(l, col, parent)
-	case strings.HasPrefix(s, "[]") && isLineEnd(s[2:]):
-		return p.collection(l, sequenceKind), p.line(l.next), nil
-	case strings.HasPrefix(s, "{}") && isLineEnd(s[2:]):
-		return p.collection(l, mappingKind), p.line(l.next), nil
-	case isIndicator(s[0]) || s[0] == '-' && (len(s) == 1 || s[1] == ' '):
-		return 0, l, errUnusual
+	case flowToken:
+		switch {
+		case strings.HasPrefix(s, "[]") && lineEnds(s[2:]):
+			return p.collection(l, sequenceKind), p.line(l.next), nil
+		case strings.HasPrefix(s, "{}") && lineEnds(s[2:]):
+			return p.collection(l, mappingKind), p.line(l.next), nil
+		}
+	case plainToken:
+		if !isIndicator(s[0]) { // "?a" and ":a" are left to yaml.v3
+			return p.plain(l, col, parent)
+		}
 	}
-	return p.plain(l, col, parent)
-}
-
-// isLineEnd reports whether s holds nothing but spaces and a comment.
-func isLineEnd(s string) bool {
-	rest := strings.TrimLeft(s, " ")
-	return rest == "" || rest[0] == '#' && len(rest) < len(s)
+	return 0, l, errUnusual
 }
 
 // plain parses a plain scalar, possibly continued on more indented lines,
@@ -529,20 +464,14 @@ func (p *fastParser) plain(l line, col, parent int) (int32, line, error) {
 // plainLine returns the part of a plain scalar on one line, and whether a
 // comment ends the scalar there.
 func plainLine(s string) (string, bool, error) {
-	ended := false
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ':':
-			if i+1 == len(s) || s[i+1] == ' ' {
-				return "", false, errUnusual // a key where a value belongs
-			}
-		case '#':
-			if i > 0 && s[i-1] == ' ' {
-				s, ended = s[:i], true
-			}
-		}
+	n, stop := plainEnd(s)
+	switch stop {
+	case colonStop:
+		return "", false, errUnusual // a key where a value belongs
+	case tabStop:
+		return "", false, errUnusual // precheck keeps tabs out: never here
 	}
-	return strings.TrimRight(s, " "), ended, nil
+	return strings.TrimRight(s[:n], " "), stop == commentStop, nil
 }
 
 // fold appends what a line break followed by empty empty lines becomes in
@@ -564,7 +493,7 @@ func (p *fastParser) quoted(l line, col, parent int) (int32, line, error) {
 	if q, err := quotedLine(s); err != nil {
 		return 0, l, err
 	} else if q.ok {
-		if !isLineEnd(s[q.size:]) {
+		if !lineEnds(s[q.size:]) {
 			return 0, l, errUnusual
 		}
 		return p.scalar(l, col, q.value, q.raw, stringStyle), p.line(l.next), nil
@@ -578,7 +507,7 @@ func (p *fastParser) quoted(l line, col, parent int) (int32, line, error) {
 			return 0, l, err
 		}
 		if done {
-			if !isLineEnd(rest[n:]) {
+			if !lineEnds(rest[n:]) {
 				return 0, l, errUnusual
 			}
 			return p.t.addString(string(q.buf), p.lineNo(l), stringStyle), p.line(c.next), nil

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 )
@@ -243,12 +244,17 @@ func (o *outline) line(pieces []piece, n int) int32 {
 // outlineYAML outlines a block-style index. It reads every line, but
 // looks into a line only as far as needed to know where the next line
 // stands: whether it starts a key or continues a scalar.
-func outlineYAML(src []byte) *outline {
+func outlineYAML(data []byte) *outline {
+	// The scan reads data through a string that shares its memory: a
+	// copy would take longer than the scan. data does not change while
+	// the scan runs, and the one string that outlives it, each chart's
+	// name, is a copy.
+	src := unsafe.String(unsafe.SliceData(data), len(data))
 	if !usualLineBreaks(src) {
 		return nil
 	}
 	s := lineScanner{block: -1, plain: -1, pending: -1}
-	o := &outline{src: src, tail: len(src)}
+	o := &outline{src: data, tail: len(src)}
 	root, k := -1, -1 // indents of the top level and of entries' keys
 	inEntries, entriesSeen, marker := false, false, false
 	cur := -1 // the chart being read, in o.charts
@@ -262,24 +268,18 @@ func outlineYAML(src []byte) *outline {
 		inEntries, cur = false, -1
 	}
 	for pos := 0; pos < len(src); {
-		end, next := len(src), len(src)
-		if i := bytes.IndexByte(src[pos:], '\n'); i >= 0 {
-			end, next = pos+i, pos+i+1
-		}
-		if end > pos && src[end-1] == '\r' {
-			end--
-		}
-		line := src[pos:end]
-		if len(line) >= 3 && (line[0] == '-' || line[0] == '.') && isDocumentMarker(string(line[:min(len(line), 4)])) {
+		end, next := lexLine(src, pos)
+		b := src[pos:end]
+		if isDocumentMarker(b) {
 			// Only a bare "---" starting the document is usual.
-			if root >= 0 || marker || s.quote != 0 || !isBareStart(string(line)) {
+			if root >= 0 || marker || s.quote != 0 || !isBareStart(b) {
 				return nil
 			}
 			marker = true
 			pos = next
 			continue
 		}
-		kind := s.line(line)
+		kind := s.line(b)
 		info := &s.info
 		switch kind {
 		case unusualLine:
@@ -291,7 +291,7 @@ func outlineYAML(src []byte) *outline {
 		ind := info.indent
 		switch {
 		case root < 0:
-			if info.dash || info.key == nil {
+			if info.dash || info.key == "" {
 				return nil // not a mapping
 			}
 			root = ind
@@ -306,7 +306,7 @@ func outlineYAML(src []byte) *outline {
 				pos = next
 				continue // an item of a top-level key's list
 			}
-			if info.key == nil {
+			if info.key == "" {
 				return nil
 			}
 			closeEntries(pos)
@@ -333,7 +333,7 @@ func outlineYAML(src []byte) *outline {
 		}
 		if inEntries {
 			if k < 0 {
-				if info.dash || info.key == nil {
+				if info.dash || info.key == "" {
 					return nil // entries is no mapping
 				}
 				k = ind
@@ -346,7 +346,7 @@ func outlineYAML(src []byte) *outline {
 					return nil
 				}
 			case ind == k:
-				if info.key == nil {
+				if info.key == "" {
 					return nil
 				}
 				key, null, ok := yamlKey(info.key, info.quoted)
@@ -356,7 +356,7 @@ func outlineYAML(src []byte) *outline {
 				if cur >= 0 {
 					o.charts[cur].end = pos
 				}
-				o.charts = append(o.charts, chartBlock{name: key, named: !null, start: pos})
+				o.charts = append(o.charts, chartBlock{name: strings.Clone(key), named: !null, start: pos})
 				cur = len(o.charts) - 1
 			}
 		}
@@ -371,9 +371,9 @@ func outlineYAML(src []byte) *outline {
 
 // noEntries reports whether v, the value of entries on its line, is an
 // empty mapping or null.
-func noEntries(v []byte) bool {
+func noEntries(v string) bool {
 	for _, w := range []string{"{}", "~", "null", "Null", "NULL"} {
-		if bytes.HasPrefix(v, []byte(w)) && lineEnds(v[len(w):]) {
+		if strings.HasPrefix(v, w) && lineEnds(v[len(w):]) {
 			return true
 		}
 	}
@@ -383,14 +383,14 @@ func noEntries(v []byte) bool {
 // usualLineBreaks rejects input whose lines YAML might count otherwise
 // than by its line feeds (a lone CR, NEL, LS or PS break lines), or that
 // is not UTF-8 from its first byte.
-func usualLineBreaks(src []byte) bool {
+func usualLineBreaks(src string) bool {
 	for _, bom := range []string{"\xef\xbb\xbf", "\xfe\xff", "\xff\xfe"} {
-		if bytes.HasPrefix(src, []byte(bom)) {
+		if strings.HasPrefix(src, bom) {
 			return false
 		}
 	}
 	for i := 0; ; {
-		j := bytes.IndexByte(src[i:], '\r')
+		j := strings.IndexByte(src[i:], '\r')
 		if j < 0 {
 			break
 		}
@@ -400,7 +400,7 @@ func usualLineBreaks(src []byte) bool {
 		}
 	}
 	for _, brk := range []string{"\u0085", "\u2028", "\u2029"} {
-		if bytes.Contains(src, []byte(brk)) {
+		if strings.Contains(src, brk) {
 			return false
 		}
 	}
@@ -411,15 +411,14 @@ func usualLineBreaks(src []byte) bool {
 // key resolved as yaml.v2 does (null when it is no string), a quoted one
 // unquoted. ok is false for what the scan leaves to Read: a merge key,
 // or a quoted key the fast parser does not read.
-func yamlKey(raw []byte, quoted bool) (key string, null, ok bool) {
+func yamlKey(s string, quoted bool) (key string, null, ok bool) {
 	if quoted {
-		q, err := quotedLine(string(raw))
-		if err != nil || !q.ok || q.size != len(raw) {
+		q, err := quotedLine(s)
+		if err != nil || !q.ok || q.size != len(s) {
 			return "", false, false
 		}
 		return q.value, false, true
 	}
-	s := string(raw)
 	if s == "<<" || len(s) > 1024 {
 		return "", false, false
 	}
@@ -444,10 +443,10 @@ const (
 type lineInfo struct {
 	indent int
 	dash   bool   // it starts with a sequence entry
-	key    []byte // the mapping key it starts with (quotes included), unless dash
+	key    string // the mapping key it starts with (quotes included), unless dash; "" if none
 	quoted bool   // key is quoted
 	inline bool   // the key's value starts on the line
-	value  []byte // then the line from the value on
+	value  string // then the line from the value on
 }
 
 // lineScanner follows, from line to line, the scalars that span lines,
@@ -466,7 +465,7 @@ type lineScanner struct {
 }
 
 // line reads line b; for a structural line, s.info describes it.
-func (s *lineScanner) line(b []byte) lineKind {
+func (s *lineScanner) line(b string) lineKind {
 	if s.quote != 0 {
 		e := quoteEnd(b, 0, s.quote)
 		if e < 0 {
@@ -478,219 +477,109 @@ func (s *lineScanner) line(b []byte) lineKind {
 		}
 		return otherLine
 	}
-	ind := 0
-	for ind < len(b) && b[ind] == ' ' {
-		ind++
-	}
+	ind := leadingSpaces(b)
 	if ind == len(b) {
 		return otherLine // empty: scalars go on
 	}
 	if b[ind] == '\t' {
 		return unusualLine
 	}
-	if s.block >= 0 {
-		if ind > s.block {
-			return otherLine
-		}
-		s.block = -1
+	if goesOn(&s.block, ind) {
+		return otherLine
 	}
 	if b[ind] == '#' {
 		s.plain = -1
 		return otherLine
 	}
-	if s.plain >= 0 {
-		if ind > s.plain {
-			return otherLine
-		}
-		s.plain = -1
+	if goesOn(&s.plain, ind) {
+		return otherLine
 	}
 	return s.structural(b, ind)
 }
 
+// goesOn reports whether a line indented by ind continues the scalar
+// whose parent is indented by *parent (none if -1), and forgets the
+// scalar when it does not.
+func goesOn(parent *int, ind int) bool {
+	if *parent < 0 {
+		return false
+	}
+	if ind > *parent {
+		return true
+	}
+	*parent = -1
+	return false
+}
+
 // structural reads a line that starts a node at column ind.
-func (s *lineScanner) structural(b []byte, ind int) lineKind {
+func (s *lineScanner) structural(b string, ind int) lineKind {
 	info := &s.info
 	*info = lineInfo{indent: ind}
 	parent := s.pending
 	s.pending = -1
 	col := ind
-	for b[col] == '-' && (col+1 == len(b) || b[col+1] == ' ' || b[col+1] == '\t') {
+	t := lex(b, col, true)
+	for t.kind == dashToken {
 		info.dash, parent = true, col
-		col++
-		for col < len(b) && b[col] == ' ' {
-			col++
-		}
-		if col == len(b) || b[col] == '#' {
+		if col = nodeAfter(b, col+1); col < 0 {
 			s.pending = parent // the item is on the following lines
 			return structuralLine
 		}
-		if b[col] == '\t' {
-			return unusualLine
-		}
+		t = lex(b, col, true)
 	}
-	c := b[col]
-	switch {
-	case c == '"' || c == '\'':
-		e := quoteEnd(b, col+1, c)
-		if e < 0 {
-			s.quote = c
+	if t.kind != plainKeyToken && t.kind != quotedKeyToken {
+		return s.node(b, col, t, parent)
+	}
+	if !info.dash {
+		info.key, info.quoted = b[col:t.end], t.kind == quotedKeyToken
+	}
+	v := nodeAfter(b, t.value)
+	if v < 0 {
+		s.pending = col // the key's value is on the following lines
+		return structuralLine
+	}
+	info.inline, info.value = true, b[v:]
+	return s.node(b, v, lex(b, v, false), col)
+}
+
+// node reads the node other than a key that token t found at column col
+// of line b, in a collection indented by parent (-1 for none).
+func (s *lineScanner) node(b string, col int, t token, parent int) lineKind {
+	switch t.kind {
+	case quotedToken:
+		if t.end < 0 {
+			s.quote = b[col]
 			return structuralLine
 		}
-		rest := b[e+1:]
-		if lineEnds(rest) {
-			return structuralLine
+		if !lineEnds(b[t.end:]) {
+			return unusualLine // a key over lines, or worse
 		}
-		r := 0
-		for r < len(rest) && rest[r] == ' ' {
-			r++
-		}
-		if rest[r] != ':' || r+1 < len(rest) && rest[r+1] != ' ' {
-			return unusualLine
-		}
-		if !info.dash {
-			info.key, info.quoted = b[col:e+1], true
-		}
-		return s.value(b, e+1+r+1, col)
-	case c == '[' || c == '{':
+		return structuralLine
+	case flowToken:
 		if !singleLineFlow(b[col:]) {
 			return unusualLine
 		}
 		return structuralLine
-	case c == '|' || c == '>':
+	case blockToken:
 		if !blockHeader(b[col+1:]) || parent < 0 {
 			return unusualLine
 		}
 		s.block = parent
 		return structuralLine
-	case yamlIndicator[c] && !plainStart(b[col:]):
-		return unusualLine // anchors, aliases, tags, explicit keys...
-	}
-	k := plainKey(b[col:])
-	switch {
-	case k == -2:
-		return unusualLine
-	case k < 0:
+	case plainToken:
 		if parent < 0 {
 			return unusualLine
 		}
 		s.plain = parent
 		return structuralLine
 	}
-	if !info.dash {
-		info.key = bytes.TrimRight(b[col:col+k], " ")
-	}
-	return s.value(b, col+k+1, col)
-}
-
-// value reads the value of the key at column keyCol, from column i of
-// line b (just after the colon).
-func (s *lineScanner) value(b []byte, i, keyCol int) lineKind {
-	info := &s.info
-	for i < len(b) && b[i] == ' ' {
-		i++
-	}
-	if i == len(b) || b[i] == '#' {
-		s.pending = keyCol // the value is on the following lines
-		return structuralLine
-	}
-	info.inline, info.value = true, b[i:]
-	switch c := b[i]; {
-	case c == '"' || c == '\'':
-		e := quoteEnd(b, i+1, c)
-		if e < 0 {
-			s.quote = c
-			return structuralLine
-		}
-		if !lineEnds(b[e+1:]) {
-			return unusualLine
-		}
-		return structuralLine
-	case c == '[' || c == '{':
-		if !singleLineFlow(b[i:]) {
-			return unusualLine
-		}
-		return structuralLine
-	case c == '|' || c == '>':
-		if !blockHeader(b[i+1:]) {
-			return unusualLine
-		}
-		s.block = keyCol
-		return structuralLine
-	case c == '-' && (i+1 == len(b) || b[i+1] == ' ' || b[i+1] == '\t'), c == '\t', yamlIndicator[c] && !plainStart(b[i:]):
-		return unusualLine
-	}
-	s.plain = keyCol
-	return structuralLine
-}
-
-// yamlIndicator marks the bytes isIndicator reports.
-var yamlIndicator = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = isIndicator(byte(c))
-	}
-	return t
-}()
-
-// plainStart reports whether b, starting with an indicator, starts a
-// plain scalar all the same: "?" and ":" do when a character other than
-// a space follows.
-func plainStart(b []byte) bool {
-	return (b[0] == '?' || b[0] == ':') && len(b) > 1 && b[1] != ' ' && b[1] != '\t'
-}
-
-// quoteEnd returns the index of the quote q closing a scalar in b, the
-// search starting at from, or -1 if the scalar goes on past b.
-func quoteEnd(b []byte, from int, q byte) int {
-	for i := from; i < len(b); i++ {
-		switch b[i] {
-		case q:
-			if q == '\'' && i+1 < len(b) && b[i+1] == '\'' {
-				i++
-				continue
-			}
-			return i
-		case '\\':
-			if q == '"' {
-				i++
-			}
-		}
-	}
-	return -1
-}
-
-// lineEnds reports whether b holds nothing but spaces and a comment.
-func lineEnds(b []byte) bool {
-	r := 0
-	for r < len(b) && b[r] == ' ' {
-		r++
-	}
-	return r == len(b) || b[r] == '#' && r > 0
-}
-
-// plainKey returns the index of the colon ending a plain key in b, -1 if
-// b is a plain scalar, or -2 if a tab makes it doubtful.
-func plainKey(b []byte) int {
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case ':':
-			if i+1 == len(b) || b[i+1] == ' ' {
-				return i
-			}
-		case '#':
-			if i > 0 && b[i-1] == ' ' {
-				return -1
-			}
-		case '\t':
-			return -2
-		}
-	}
-	return -1
+	return unusualLine // anchors, aliases, tags, explicit keys, tabs, "- " in a value...
 }
 
 // singleLineFlow reports whether b starts with a flow collection that
 // ends on the line and holds nothing that could change how the following
 // lines read: no quote, comment, anchor, alias or tag.
-func singleLineFlow(b []byte) bool {
+func singleLineFlow(b string) bool {
 	depth := 0
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
@@ -710,7 +599,7 @@ func singleLineFlow(b []byte) bool {
 // blockHeader reports whether b, what follows | or >, is a usual block
 // scalar header: an indentation digit and a chomping sign, in either
 // order and both optional, then the end of the line.
-func blockHeader(b []byte) bool {
+func blockHeader(b string) bool {
 	digit, sign := false, false
 	i := 0
 	for ; i < len(b); i++ {

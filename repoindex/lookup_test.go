@@ -230,7 +230,7 @@ func TestChartVersionsLikeReadGenerated(t *testing.T) {
 // leaves to Read: a line break other than LF and CRLF, a tab, or a plain
 // scalar of scalarPool that YAML reads as an anchor, an alias or a tag.
 func leftToRead(data []byte) bool {
-	if !usualLineBreaks(data) || bytes.IndexByte(data, '\t') >= 0 {
+	if !usualLineBreaks(string(data)) || bytes.IndexByte(data, '\t') >= 0 {
 		return true
 	}
 	for _, node := range []string{": &", "- &", ": *", "- *", ": !", "- !"} {
