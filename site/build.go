@@ -505,7 +505,9 @@ func (b *renderer) install(c *Chart) installView {
 		return iv
 	}
 	iv.HelmInstall = "helm install my-" + c.Name + " " + ref + version
-	iv.Launch = "catalogist launch " + ref + " \\\n  --repo " + repoWord + strings.Replace(version, " --version", " \\\n  --version", 1)
+	// With --repo, launch takes the chart's name alone: the repository
+	// names its catalog.
+	iv.Launch = "catalogist launch " + shellWord(c.Name) + " \\\n  --repo " + repoWord + strings.Replace(version, " --version", " \\\n  --version", 1)
 	return iv
 }
 

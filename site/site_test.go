@@ -210,7 +210,7 @@ func TestRenderNormalPages(t *testing.T) {
 		`src="../../` + iconName(t, filepath.Join("testdata", "normal", "icons", "jupyter.svg")) + `"`,
 		// Install snippets.
 		"helm repo add ide " + normalRepo + "\nhelm install my-jupyter ide/jupyter --version 1.4.0",
-		"catalogist launch ide/jupyter \\\n  --repo " + normalRepo + " \\\n  --version 1.4.0",
+		"catalogist launch jupyter \\\n  --repo " + normalRepo + " \\\n  --version 1.4.0",
 		// README: GFM table, code block, heading anchors, relative link to the repository.
 		`<h2 id="getting-started">Getting started</h2>`,
 		`<th>Resource</th>`,
