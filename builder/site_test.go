@@ -172,6 +172,6 @@ func TestLibraryChartSite(t *testing.T) {
 		[]string{"helm repo add ide https://example.org/ide", "The templates every chart of the catalog shares.", `href="../../base-0.4.0.tgz"`, "the platform shows no configuration form for it"},
 		[]string{"helm install", "catalogist launch", `class="options"`})
 	pageHas(t, "application chart", readPage(t, out, "app"),
-		[]string{"helm install my-app ide/app --version 1.0.0", "catalogist launch ide/app"},
+		[]string{"helm install my-app ide/app --version 1.0.0", "catalogist launch app \\\n  --repo"},
 		nil)
 }
