@@ -8,28 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// tree writes files (name -> content) and symbolic links (name -> "->target")
-// below dir.
-func tree(t testing.TB, dir string, entries map[string]string) {
-	t.Helper()
-	for name, content := range entries {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if target, ok := strings.CutPrefix(content, "->"); ok {
-			if err := os.Symlink(target, p); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/catalogist/catalogist/internal/filetree"
+)
 
 func escapeOf(t *testing.T, err error) *EscapeError {
 	t.Helper()
@@ -42,7 +23,7 @@ func escapeOf(t *testing.T, err error) *EscapeError {
 
 func TestContain(t *testing.T) {
 	top := t.TempDir()
-	tree(t, top, map[string]string{
+	filetree.Write(t, top, map[string]string{
 		"outside/secret.txt":         "s3cret",
 		"cat/catalog.yaml":           "name: c\n",
 		"cat/shared/_helpers.tpl":    "{{/* shared */}}",
@@ -98,7 +79,7 @@ func TestContain(t *testing.T) {
 
 func TestChartFiles(t *testing.T) {
 	top := t.TempDir()
-	tree(t, top, map[string]string{
+	filetree.Write(t, top, map[string]string{
 		"outside/x.txt":                         "x",
 		"cat/shared/_helpers.tpl":               "{{/* shared */}}",
 		"cat/shared/tpl/deploy.yaml":            "kind: Deployment",
@@ -182,7 +163,7 @@ func TestChartFiles(t *testing.T) {
 
 func TestIconsOutside(t *testing.T) {
 	top := t.TempDir()
-	tree(t, top, map[string]string{
+	filetree.Write(t, top, map[string]string{
 		"outside/x.png":             "\x89PNG",
 		"outside/a.svg":             "<svg/>",
 		"cat/icons/b.svg":           "->../../outside/a.svg",

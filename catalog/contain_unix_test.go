@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/catalogist/catalogist/internal/filetree"
 )
 
 // Pointing a link at another file of the same size and time, as switching
@@ -17,7 +19,7 @@ import (
 func TestRetargetedLinkStamp(t *testing.T) {
 	top := t.TempDir()
 	old := time.Unix(1_000_000, 0)
-	tree(t, top, map[string]string{
+	filetree.Write(t, top, map[string]string{
 		"cat/shared/a.tpl":                    "{{/* first */}}",
 		"cat/shared/b.tpl":                    "{{/* other */}}",
 		"cat/charts/b/Chart.yaml":             "apiVersion: v2\nname: b\nversion: 1.0.0\n",

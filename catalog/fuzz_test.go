@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catalogist/catalogist/internal/filetree"
 	"github.com/catalogist/catalogist/srcpos"
 )
 
@@ -51,7 +52,7 @@ func FuzzContain(f *testing.F) {
 	f.Add("charts/a/t/abs", "/", "charts/a/t/dot", ".", "charts/a/t/abs/etc/passwd")
 	f.Fuzz(func(t *testing.T, link1, target1, link2, target2, query string) {
 		top := t.TempDir()
-		tree(t, top, map[string]string{
+		filetree.Write(t, top, map[string]string{
 			"outside/s.txt":           "secret",
 			"outside/d/f.txt":         "secret",
 			"cat/catalog.yaml":        "name: c\n",
@@ -136,7 +137,7 @@ func FuzzDiscover(f *testing.F) {
 	f.Add([]byte("iconsDir: [a]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		top := t.TempDir()
-		tree(t, top, map[string]string{
+		filetree.Write(t, top, map[string]string{
 			"outside/icons/a.svg":     "<svg/>",
 			"cat/out":                 "->../outside",
 			"cat/icons/a.svg":         "<svg/>",

@@ -171,13 +171,9 @@ func (o *Option) Group() bool {
 	return o.Type == "object" && o.Node.Get("properties") != nil
 }
 
-// Load reads and parses a schema file.
+// Load reads and parses a schema file, for tests and tools that have a
+// file alone; commands read charts through the analysis package.
 func Load(path, extKey string) (*Schema, error) {
-	return LoadEnv(path, Env{ExtKey: extKey})
-}
-
-// LoadEnv reads and parses a schema file in an environment.
-func LoadEnv(path string, env Env) (*Schema, error) {
 	data, err := srcpos.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -186,7 +182,7 @@ func LoadEnv(path string, env Env) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", path, err)
 	}
-	return Build(root, path, env), nil
+	return Build(root, path, Env{ExtKey: extKey}), nil
 }
 
 // Parse builds the option tree of a schema document. Only a document that
@@ -196,12 +192,7 @@ func Parse(data []byte, extKey string) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return FromNode(root, extKey), nil
-}
-
-// FromNode builds the option tree of an already parsed schema document.
-func FromNode(root *srcpos.Node, extKey string) *Schema {
-	return Build(root, "", Env{ExtKey: extKey})
+	return Build(root, "", Env{ExtKey: extKey}), nil
 }
 
 // Build resolves a parsed schema document as the platform's API does and

@@ -237,8 +237,8 @@ func TestCustomExtensionKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := FromNode(root, "").ExtKey; got != DefaultExtensionKey {
-		t.Errorf("FromNode with no key uses %q", got)
+	if got := Build(root, "", Env{}).ExtKey; got != DefaultExtensionKey {
+		t.Errorf("Build with no key uses %q", got)
 	}
 }
 

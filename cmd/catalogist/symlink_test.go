@@ -16,28 +16,9 @@ import (
 
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 	"sigs.k8s.io/yaml"
-)
 
-// writeTree writes files (path -> content) and symbolic links (path ->
-// "->target") below dir.
-func writeTree(t *testing.T, dir string, entries map[string]string) {
-	t.Helper()
-	for name, content := range entries {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if target, ok := strings.CutPrefix(content, "->"); ok {
-			if err := os.Symlink(target, p); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/catalogist/catalogist/internal/filetree"
+)
 
 // chartFiles are the files of a small launchable chart named name.
 func chartFiles(prefix, name, icon string) map[string]string {
@@ -106,7 +87,7 @@ func noPackages(t *testing.T, dir string) {
 func TestSymlinksOutOfTheCatalog(t *testing.T) {
 	top := t.TempDir()
 	cat := filepath.Join(top, "cat")
-	writeTree(t, top, merge(
+	filetree.Write(t, top, merge(
 		map[string]string{"outside/chart/Chart.yaml": "apiVersion: v2\nname: moved\nversion: 1.0.0\n"},
 		chartFiles("cat/charts/leak", "leak", "https://example.org/i.svg"),
 		chartFiles("cat/charts/fine", "fine", "https://example.org/i.svg"),
@@ -173,7 +154,7 @@ func TestSymlinksOutOfTheCatalog(t *testing.T) {
 func TestSymlinksInsideTheCatalog(t *testing.T) {
 	top := t.TempDir()
 	cat := filepath.Join(top, "cat")
-	writeTree(t, top, merge(
+	filetree.Write(t, top, merge(
 		chartFiles("cat/charts/app", "app", "https://example.org/i.svg"),
 		map[string]string{
 			"cat/shared/_helpers.tpl":               `{{- define "app.name" -}}first{{- end -}}` + "\n",
@@ -239,7 +220,7 @@ func TestIconsOutOfTheCatalog(t *testing.T) {
 	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
 	top := t.TempDir()
 	cat := filepath.Join(top, "cat")
-	writeTree(t, top, merge(
+	filetree.Write(t, top, merge(
 		chartFiles("cat/charts/climb", "climb", "../outside/x.png"),
 		chartFiles("cat/charts/linked", "linked", "icons/linked.png"),
 		map[string]string{
@@ -302,7 +283,7 @@ func TestChartYAMLAliasBomb(t *testing.T) {
 	cat := filepath.Join(top, "cat")
 	files := chartFiles("cat/charts/bomb", "bomb", "https://example.org/i.svg")
 	files["cat/charts/bomb/Chart.yaml"] = b.String()
-	writeTree(t, top, files)
+	filetree.Write(t, top, files)
 	chartYAML := filepath.Join(cat, "charts", "bomb", "Chart.yaml")
 	for _, args := range [][]string{{"lint", cat}, {"build", cat, "--out", filepath.Join(top, "site")}} {
 		r := catalogist(t, nil, args...)
@@ -319,7 +300,7 @@ func TestChartYAMLAliasBomb(t *testing.T) {
 func TestUnreadableChartDirectories(t *testing.T) {
 	top := t.TempDir()
 	run := unprivileged(t, top)
-	writeTree(t, top, merge(
+	filetree.Write(t, top, merge(
 		chartFiles("nox/charts/a", "a", "https://example.org/i.svg"),
 		chartFiles("closed/charts/a", "a", "https://example.org/i.svg"),
 		chartFiles("closed/charts/b", "b", "https://example.org/i.svg"),
