@@ -29,10 +29,15 @@ export CATALOGIST_ETCD := $(ETCD)
 KUBE_APISERVER ?= $(or $(CATALOGIST_KUBE_APISERVER),$(shell bash scripts/install-tools.sh --print kube-apiserver))
 export CATALOGIST_KUBE_APISERVER := $(KUBE_APISERVER)
 
-# Steps of `make check`, in order.
-CHECK_STEPS := tools fmt-check vet build test lint-examples fuzz
+# axe-core's axe.min.js, which the browser tests inject into pages, from the
+# npm packages pinned in tools/browser; installed by `make tools`.
+AXE ?= $(or $(CATALOGIST_AXE),$(shell bash scripts/install-tools.sh --print axe-core))
+export CATALOGIST_AXE := $(AXE)
 
-.PHONY: build test vet fmt-check lint-examples fuzz tools check bench bench-lint bench-build bench-launch clean cluster cluster-down
+# Steps of `make check`, in order.
+CHECK_STEPS := tools fmt-check vet build test test-js lint-examples fuzz
+
+.PHONY: build test test-js vet fmt-check lint-examples fuzz tools check bench bench-lint bench-build bench-launch clean cluster cluster-down
 
 build:
 	$(GO) build -o bin/catalogist ./cmd/catalogist
@@ -40,6 +45,12 @@ build:
 # Tests call the Helm 4 CLI, so they install it first (a no-op when present).
 test: tools
 	$(GO) test -race ./...
+
+# The chart pages' form script against the edit vectors that the Go tests
+# run too, with the form models of the binary just built. The shell expands
+# the file names: Node 20 reads a directory argument, newer Nodes a glob.
+test-js: tools build
+	CATALOGIST_BIN=bin/catalogist node --test testdata/form/*.test.mjs
 
 vet:
 	$(GO) vet ./...

@@ -8,18 +8,26 @@ import (
 
 // iconState is what the last build made of an icon file: its copy's name
 // in the site ("" when the file is not a usable image), and the file's stat
-// data then.
+// data then. The state keeps https icons with them, by URL and without
+// stat data: Name is "" when the icon could not be fetched.
 type iconState struct {
 	fileStat
 	Name string `json:"name"`
 }
 
 // icons examines each icon file once per build, however many charts show
-// it, and puts each copy in place once, however many files have its
-// content.
+// it, fetches each https icon once (see siteIcon), and puts each copy in
+// place once, however many files and URLs have its content.
 type icons struct {
 	files  sync.Map // file -> *iconResult
 	copies sync.Map // copy name -> *iconPlace
+	// fetchAll fetches the https icons of every chart, remote holds what
+	// became of them, and staged the copies of those the site shows, by
+	// their path in the staging directory, which the site is given as
+	// their icon file.
+	fetchAll sync.Once
+	remote   sync.Map // URL -> *remoteIcon
+	staged   sync.Map // staged copy -> *remoteIcon
 }
 
 // iconPlace is whether an icon's copy is in the staging directory.
@@ -37,8 +45,13 @@ type iconResult struct {
 // iconCopy returns the name of an icon file's copy in the site, which it
 // puts in the staging directory, or "" when the file is not a usable image.
 // A file with the size and time the last build recorded is not read again:
-// its copy is the previous output's.
+// its copy is the previous output's. The copy of an https icon, which the
+// site is given in place of its URL, is already in place.
 func (b *build) iconCopy(file string) (string, error) {
+	if v, ok := b.out.icons.staged.Load(file); ok {
+		r := v.(*remoteIcon)
+		return r.name, r.err
+	}
 	v, _ := b.out.icons.files.LoadOrStore(file, &iconResult{})
 	r := v.(*iconResult)
 	r.once.Do(func() { r.name, r.err = b.examineIcon(file) })

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -132,12 +133,22 @@ func hashStrings(s ...string) string {
 }
 
 // pageKey hashes what a chart's page shows: the chart, its icon (whose
-// copy's name hashes its content) and its published versions.
+// copy's name hashes its content), its published versions (whose digests
+// hash their changes and dependencies) and which of its latest version's
+// dependencies are charts of the catalog, whose pages it links to.
 func (b *build) pageKey(ch *Chart, siteKey, iconName string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", siteKey, ch.Hash, iconName)
-	for _, cv := range b.out.index.Entries[ch.Meta.Name] {
+	cvs := b.out.index.Entries[ch.Meta.Name]
+	for _, cv := range cvs {
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", cv.Version, cv.Created.UTC().Format(time.RFC3339Nano), cv.Digest, strings.Join(cv.URLs, " "))
+	}
+	// The chart's hash covers its local dependencies; a vendored one the
+	// page links to is only named here.
+	if len(cvs) > 0 {
+		for _, d := range dependencies(cvs[0].Metadata) {
+			fmt.Fprintf(h, "%s\x00%t\x00", d.Name, b.in.byName[d.Name] != nil)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -223,7 +234,7 @@ func (b *build) siteChart(ch *Chart, icon catalog.Icon, root string, withPage bo
 			sc.Maintainers = append(sc.Maintainers, site.Maintainer{Name: m.Name, Email: m.Email, URL: m.URL})
 		}
 	}
-	sc.IconFile, sc.IconURL = icon.File, icon.URL
+	sc.IconFile, sc.IconURL = b.siteIcon(ch, icon, withPage), ""
 	if rel, err := filepath.Rel(root, absOr(ch.Src.Dir)); err == nil && !strings.HasPrefix(rel, "..") {
 		sc.SourcePath = filepath.ToSlash(rel)
 	}
@@ -236,6 +247,12 @@ func (b *build) siteChart(ch *Chart, icon catalog.Icon, root string, withPage bo
 	if !withPage {
 		return sc, nil
 	}
+	// Each version's changes and dependencies, as its index entry
+	// publishes them: only the chart's page shows them.
+	for i, cv := range b.out.index.Entries[md.Name] {
+		sc.Versions[i].Changes = changes(cv.Metadata)
+		sc.Versions[i].Dependencies = dependencies(cv.Metadata)
+	}
 	p := b.out.pages[ch]
 	if p == nil {
 		p = b.in.readPage(ch, nil)
@@ -243,14 +260,15 @@ func (b *build) siteChart(ch *Chart, icon catalog.Icon, root string, withPage bo
 	if p.err != nil {
 		return nil, p.err
 	}
-	sc.README, sc.Changes, sc.Schema, sc.Form = p.readme, p.changes, p.schema, p.form
+	sc.README, sc.Values, sc.Changes, sc.Schema, sc.Form = p.readme, p.values, p.changes, p.schema, p.form
 	return sc, nil
 }
 
-// pageSources is what only a chart's own page shows: its README, changes
-// and form.
+// pageSources is what only a chart's own page shows: its README, default
+// values, changes and form.
 type pageSources struct {
 	readme  []byte
+	values  []byte
 	changes []site.Change
 	schema  *schema.Schema
 	form    *schema.Form
@@ -294,20 +312,20 @@ func readPages(_ context.Context, b *build) error {
 func (in *inputs) readPage(ch *Chart, analyses map[*catalog.Chart]*analysis.Chart) *pageSources {
 	p := &pageSources{changes: changes(ch.Meta)}
 	for _, name := range []string{"README.md", "readme.md", "README"} {
-		// Discovery refused the charts with links leading out; checked
-		// again where the page reads it, as for every file a page shows.
-		file, err := in.catalog.Contain(filepath.Join(ch.Src.Dir, name))
+		data, err := readContained(in.catalog, filepath.Join(ch.Src.Dir, name), math.MaxInt64)
 		if err != nil {
-			var esc *catalog.EscapeError
-			if errors.As(err, &esc) {
-				p.err = esc
-				return p
-			}
-			continue
+			p.err = err
+			return p
 		}
-		if data, err := os.ReadFile(file); err == nil {
+		if data != nil {
 			p.readme = data
 			break
+		}
+	}
+	// The page shows the beginning of a large values.yaml, and says so.
+	if ch.Src.ValuesFile != "" {
+		if p.values, p.err = readContained(in.catalog, ch.Src.ValuesFile, site.MaxValuesSize+1); p.err != nil {
+			return p
 		}
 	}
 	// A library chart is never launched: the platform shows no form for it.
@@ -337,6 +355,46 @@ func (in *inputs) readPage(ch *Chart, analyses map[*catalog.Chart]*analysis.Char
 	return p
 }
 
+// readContained reads at most limit bytes of a file a page shows. It must
+// not lead out of the catalog: discovery refused the charts with links
+// leading out, and it is checked again here, where the page reads it (an
+// *catalog.EscapeError). A file that is missing or cannot be read gives no
+// data: the page leaves it out.
+func readContained(cat *catalog.Catalog, name string, limit int64) ([]byte, error) {
+	file, err := cat.Contain(name)
+	if err != nil {
+		var esc *catalog.EscapeError
+		if errors.As(err, &esc) {
+			return nil, esc
+		}
+		return nil, nil
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit))
+	if err != nil {
+		return nil, nil
+	}
+	return data, nil
+}
+
+// dependencies lists a version's Chart.yaml dependencies.
+func dependencies(md *chart.Metadata) []site.Dependency {
+	if md == nil {
+		return nil
+	}
+	var out []site.Dependency
+	for _, d := range md.Dependencies {
+		if d != nil {
+			out = append(out, site.Dependency{Name: d.Name, Version: d.Version, Repository: d.Repository, Condition: d.Condition, Alias: d.Alias})
+		}
+	}
+	return out
+}
+
 // isLibrary reports whether a chart is a library chart, which other charts
 // use and nobody installs.
 func isLibrary(md *chart.Metadata) bool { return md != nil && md.Type == "library" }
@@ -344,6 +402,9 @@ func isLibrary(md *chart.Metadata) bool { return md != nil && md.Type == "librar
 // changes reads the artifacthub.io/changes annotation: a YAML list of
 // strings or of {kind, description, links}.
 func changes(md *chart.Metadata) []site.Change {
+	if md == nil {
+		return nil
+	}
 	raw := md.Annotations["artifacthub.io/changes"]
 	if raw == "" {
 		return nil

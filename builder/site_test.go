@@ -97,8 +97,8 @@ func TestSiteShowsTheFormThePlatformShows(t *testing.T) {
 	cat, registry, regionFile := registryCatalog(t)
 	out := filepath.Join(t.TempDir(), "site")
 	const (
-		inline     = `<code class="path">resources/inlineCpu</code>`
-		registered = `<code class="path">resources/registryCpu</code>`
+		inline     = `<code class="path">resources/<wbr>inlineCpu</code>`
+		registered = `<code class="path">resources/<wbr>registryCpu</code>`
 		ignored    = "on the onyxia platform useRegionSliderConfig is ignored"
 		fromRegion = "Bounds from the region (slider configuration <code>cpu</code>)"
 	)
@@ -109,7 +109,7 @@ func TestSiteShowsTheFormThePlatformShows(t *testing.T) {
 			inline,
 			`id="option/limits/nvidia.com~2Fgpu"`,
 			`href="#option/limits/nvidia.com~2Fgpu"`,
-			`<code>{&#34;flag&#34;:&#34;on&#34;}</code><span class="opt-source">from values.yaml</span>`,
+			`<code>{&#34;flag&#34;:<wbr>&#34;on&#34;}</code><span class="opt-source">from values.<wbr>yaml</span>`,
 			"What the onyxia platform's configuration form shows",
 		},
 		[]string{registered, `{&#34;flag&#34;:true}`})
@@ -174,4 +174,62 @@ func TestLibraryChartSite(t *testing.T) {
 	pageHas(t, "application chart", readPage(t, out, "app"),
 		[]string{"helm install my-app ide/app --version 1.0.0", "catalogist launch app \\\n  --repo"},
 		nil)
+}
+
+// A chart's page shows the changes of every published version (an older
+// one's from the published index it merges), the latest version's
+// dependencies, linked when they are charts of the catalog, and its
+// default values.yaml. A dependency's link comes when its chart joins the
+// catalog, though the chart that depends on it is unchanged.
+func TestSiteChangelogDependenciesValues(t *testing.T) {
+	cat := t.TempDir()
+	writeFile(t, filepath.Join(cat, "catalog.yaml"), "name: ide\nbaseURL: https://example.org/ide\n")
+	writeFile(t, filepath.Join(cat, "charts", "base", "Chart.yaml"), "apiVersion: v2\nname: base\nversion: 0.4.0\ntype: library\ndescription: Shared templates.\n")
+	writeFile(t, filepath.Join(cat, "charts", "base", "templates", "_helpers.tpl"), "{{- define \"base.name\" -}}{{ .Chart.Name }}{{- end -}}\n")
+	appYAML := func(version, change string) string {
+		return "apiVersion: v2\nname: app\nversion: " + version + "\ndescription: An application.\n" +
+			"annotations:\n  artifacthub.io/changes: |\n    - kind: added\n      description: " + change + "\n" +
+			"dependencies:\n" +
+			"  - name: base\n    version: 0.4.0\n    repository: file://../base\n" +
+			"  - name: redis\n    version: ~18.1.0\n    repository: https://charts.example.org/stable\n    condition: cache.enabled\n    alias: cache\n" +
+			"  - name: tools\n    version: 1.x\n    repository: https://example.org/ide\n"
+	}
+	app := filepath.Join(cat, "charts", "app")
+	writeFile(t, filepath.Join(app, "Chart.yaml"), appYAML("1.0.0", "First release"))
+	writeFile(t, filepath.Join(app, "templates", "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include \"base.name\" . }}\n")
+	writeFile(t, filepath.Join(app, "values.yaml"), "replicas: 1\ncache:\n  enabled: false\n# not markup: <script>alert(1)</script>\n")
+	// Vendored: the build needs no network.
+	writeFile(t, filepath.Join(app, "charts", "redis", "Chart.yaml"), "apiVersion: v2\nname: redis\nversion: 18.1.5\n")
+	writeFile(t, filepath.Join(app, "charts", "tools", "Chart.yaml"), "apiVersion: v2\nname: tools\nversion: 1.2.0\n")
+
+	published := filepath.Join(t.TempDir(), "published")
+	build(t, builder.Options{Catalog: cat, Out: published, Now: at(t1)})
+	writeFile(t, filepath.Join(app, "Chart.yaml"), appYAML("1.1.0", "Second release"))
+	out := filepath.Join(t.TempDir(), "site")
+	build(t, builder.Options{Catalog: cat, Out: out, Merge: published, Now: at(t2)})
+
+	page := readPage(t, out, "app")
+	pageHas(t, "app", page, []string{
+		`<h2>Changelog</h2>`,
+		`<h3>v1.1.0 <span class="badge">latest</span> <time class="muted" datetime="2026-09-01">2026-09-01</time></h3>`,
+		`<span>Second release</span>`,
+		`<h3>v1.0.0 <time class="muted" datetime="2026-03-01">2026-03-01</time></h3>`,
+		`<span>First release</span>`,
+		`<a class="dep-name" href="../../charts/base/index.html">base</a> <code>0.4.0</code> <span class="dep-meta">from this catalog</span>`,
+		`<span class="dep-name">redis</span> <code>~18.1.0</code> <span class="muted">as cache</span> <span class="dep-meta">from <a href="https://charts.example.org/stable" rel="noopener noreferrer">https://charts.example.org/stable</a></span> <span class="dep-meta">when <code>cache.enabled</code> is true</span>`,
+		`<span class="dep-name">tools</span>`,
+		`<details id="chart-values" class="panel fold">`,
+		"replicas: 1\ncache:\n  enabled: false\n# not markup: &lt;script&gt;alert(1)&lt;/script&gt;\n</code></pre>",
+	}, []string{`href="../../charts/tools/index.html"`, "<script>alert(1)"})
+	if strings.Index(page, "Second release") > strings.Index(page, "First release") {
+		t.Error("the changelog is not newest first")
+	}
+
+	// The tools chart joins the catalog: app's page, app unchanged, links
+	// to it.
+	writeFile(t, filepath.Join(cat, "charts", "tools", "Chart.yaml"), "apiVersion: v2\nname: tools\nversion: 1.2.0\ndescription: Tools.\n")
+	writeFile(t, filepath.Join(cat, "charts", "tools", "templates", "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: tools\n")
+	build(t, builder.Options{Catalog: cat, Out: out, Merge: published, Now: at(t2)})
+	pageHas(t, "app, once tools is a chart of the catalog", readPage(t, out, "app"),
+		[]string{`<a class="dep-name" href="../../charts/tools/index.html">tools</a> <code>1.x</code> <span class="dep-meta">from this catalog</span>`}, nil)
 }

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"strings"
+
 	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/srcpos"
 )
@@ -54,6 +56,51 @@ type DescribedOption struct {
 	Choices []any `json:"choices,omitempty"`
 	// Context describes overwriteDefaultWith, when the option has one.
 	Context *DescribedContext `json:"context,omitempty"`
+	// HiddenWhen is the option's hidden condition when it can hide it;
+	// Check what a value the user types is judged against. With them a
+	// page re-evaluates visibility and validation as values are edited,
+	// without computing the form again.
+	HiddenWhen *DescribedHidden `json:"hiddenWhen,omitempty"`
+	Check      *DescribedCheck  `json:"check,omitempty"`
+}
+
+// DescribedHidden is a hidden condition: always, or while the value at Path
+// (segments, from the values root or, when Relative, after the key of the
+// object holding the option, item indexes included) deep-equals Value.
+type DescribedHidden struct {
+	Always   bool     `json:"always,omitempty"`
+	Path     []string `json:"path,omitempty"`
+	Relative bool     `json:"relative,omitempty"`
+	Value    any      `json:"value,omitempty"`
+}
+
+// DescribedCheck is what the platform checks a value of the option against
+// (see Check): its type, pattern and minimum, its effective slider fields,
+// the choices of a select, the count of a list's items, and whether it is
+// an end of a range slider, whose down end may not exceed its up end.
+type DescribedCheck struct {
+	// Const is true for an option with a const, which the form neither
+	// shows nor lets anyone edit.
+	Const   bool     `json:"const,omitempty"`
+	Type    string   `json:"type"`
+	Pattern string   `json:"pattern,omitempty"`
+	Minimum *float64 `json:"minimum,omitempty"`
+	Min     *float64 `json:"sliderMin,omitempty"`
+	Max     *float64 `json:"sliderMax,omitempty"`
+	Unit    *string  `json:"unit,omitempty"`
+	// Choices are nil for an option that is no select.
+	Choices  []any `json:"choices,omitempty"`
+	MinItems *int  `json:"minItems,omitempty"`
+	MaxItems *int  `json:"maxItems,omitempty"`
+	// Properties is true for an object whose value must hold each of its
+	// properties.
+	Properties bool `json:"properties,omitempty"`
+	// Extremity and RangeID name a range slider's end; RangeUnit is its
+	// bounds' unit when it has bounds (Bounded).
+	Extremity string `json:"extremity,omitempty"`
+	RangeID   string `json:"rangeId,omitempty"`
+	Bounded   bool   `json:"bounded,omitempty"`
+	RangeUnit string `json:"rangeUnit,omitempty"`
 }
 
 // DescribedSlider is an option's effective slider bounds and their origin.
@@ -87,6 +134,10 @@ type DescribedContext struct {
 	Resolved bool   `json:"resolved"`
 	Value    any    `json:"value,omitempty"`
 	Rejected string `json:"rejected,omitempty"`
+	// Missing are the paths the target platform's launch context does not
+	// have (as lint's context-path rule judges them): the option falls
+	// back to its next source there, whoever launches.
+	Missing []string `json:"missing,omitempty"`
 }
 
 // DescribedProblem is one failure of the form or one shape problem, at its
@@ -151,8 +202,17 @@ func (f *Form) Describe() *Description {
 		}
 		return sourceKey(s, n)
 	}
+	known := s.Platform.Model()
 	for _, o := range formOrder(s.Top) {
-		d.Options = append(d.Options, describeOption(s, ctx, f, o))
+		do := describeOption(s, ctx, f, o)
+		if do.Context != nil && !o.InItems {
+			for _, p := range do.Context.Paths {
+				if ok, _ := known.Check(launchcontext.SplitPath(p)); !ok {
+					do.Context.Missing = append(do.Context.Missing, p)
+				}
+			}
+		}
+		d.Options = append(d.Options, do)
 	}
 	for _, e := range s.ResolveErrors {
 		d.Failures = append(d.Failures, problemAt(s, string(FailResolve), keyAt(e.Node), e.Msg, e.Node, false))
@@ -273,7 +333,41 @@ func describeOption(s *Schema, ctx *Context, f *Form, o *Option) DescribedOption
 		}
 		out.Context = c
 	}
+	if h := o.Hidden; h != nil {
+		switch {
+		case h.Always:
+			out.HiddenWhen = &DescribedHidden{Always: true}
+		case h.complete():
+			out.HiddenWhen = &DescribedHidden{Path: strings.Split(h.Path, "/"), Relative: h.Relative, Value: nodeValue(h.Value)}
+		}
+	}
+	out.Check = describeCheck(s, ctx, f, o)
 	return out
+}
+
+// describeCheck gives what Check judges a value of the option by.
+func describeCheck(s *Schema, ctx *Context, f *Form, o *Option) *DescribedCheck {
+	if o.Node.Kind != srcpos.Object {
+		return nil
+	}
+	sf := ctx.Fields(s.Platform, o)
+	c := &DescribedCheck{
+		Const: o.Const != nil, Type: typeOf(o), Pattern: o.pattern, Minimum: o.minimum, Min: sf.Min, Max: sf.Max, Unit: sf.Unit,
+		MinItems: o.minItems, MaxItems: o.maxItems, Properties: o.Node.Get("properties") != nil,
+		Extremity: o.Extremity, RangeID: o.RangeID,
+	}
+	if o.pattern != "" && o.patternRegexp() == nil {
+		// A pattern Go cannot compile is not checked here, so neither is
+		// it on the page.
+		c.Pattern = ""
+	}
+	if f.c != nil {
+		f.c.try(func() { c.Choices = f.c.resolveEnum(o, f.c.root) })
+	}
+	if b, _, ok := ctx.Bounds(s.Platform, o); ok {
+		c.Bounded, c.RangeUnit = true, b.Unit
+	}
+	return c
 }
 
 func problemAt(s *Schema, kind string, key []string, msg string, n *srcpos.Node, atKey bool) DescribedProblem {

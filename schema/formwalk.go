@@ -46,14 +46,8 @@ func (c *computer) walk(o *Option, path []string, visible bool) {
 			}
 			return
 		}
-		if h.Value != nil && h.Node.Kind == srcpos.Object {
-			target := strings.Split(h.Path, "/")
-			if h.Relative {
-				target = append(append([]string(nil), path[:len(path)-1]...), target...)
-			}
-			if v, ok := launchcontext.Lookup(c.form.Values, target); ok && equalJSON(nodeValue(h.Value), v) {
-				visible = false
-			}
+		if h.hides(path, c.form.Values) {
+			visible = false
 		}
 	}
 	if top {

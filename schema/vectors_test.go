@@ -32,6 +32,10 @@ type vectorCase struct {
 	Notes        string
 	Platform     string
 	ExtensionKey string
+	// Schema, when set, is a chart's values.schema.json outside the
+	// project (the public corpus beside the repository), relative to the
+	// vector; its values.yaml is the one beside it.
+	Schema string
 }
 
 // vectorWant is a vector's want.json. Absent values and failures are not
@@ -66,7 +70,7 @@ func TestFormVectors(t *testing.T) {
 		t.Run(e.Name(), func(t *testing.T) {
 			checkFiles(t, dir)
 			c := readCase(t, dir)
-			d := describeVector(t, dir, c)
+			d := describeVector(t, dir, c).Form.Describe()
 			got, err := json.Marshal(d)
 			if err != nil {
 				t.Fatal(err)
@@ -85,7 +89,7 @@ func TestFormVectors(t *testing.T) {
 // that would silently leave an input out.
 var vectorFiles = map[string]bool{
 	"case.yaml": true, "values.schema.json": true, "values.yaml": true, "context.yaml": true,
-	"region.yaml": true, "registry": true, "want.json": true,
+	"region.yaml": true, "registry": true, "want.json": true, "edits.json": true,
 }
 
 func checkFiles(t *testing.T, dir string) {
@@ -96,7 +100,7 @@ func checkFiles(t *testing.T, dir string) {
 	}
 	for _, e := range entries {
 		if !vectorFiles[e.Name()] {
-			t.Errorf("unknown file %s in the vector (known: case.yaml, values.schema.json, values.yaml, context.yaml, region.yaml, registry/, want.json)", e.Name())
+			t.Errorf("unknown file %s in the vector (known: case.yaml, values.schema.json, values.yaml, context.yaml, region.yaml, registry/, want.json, edits.json)", e.Name())
 		}
 	}
 }
@@ -114,7 +118,7 @@ func readCase(t *testing.T, dir string) vectorCase {
 	var c vectorCase
 	for _, m := range root.Members {
 		dst := map[string]*string{"description": &c.Description, "notes": &c.Notes, "platform": &c.Platform,
-			"extensionKey": &c.ExtensionKey}[m.Key]
+			"extensionKey": &c.ExtensionKey, "schema": &c.Schema}[m.Key]
 		if dst == nil || m.Kind != srcpos.String {
 			t.Fatalf("case.yaml:%s: unknown key %q or not a string", m.Pos, m.Key)
 		}
@@ -131,7 +135,7 @@ func readCase(t *testing.T, dir string) vectorCase {
 
 // describeVector reads a vector's files as `catalogist form` reads a chart's
 // and describes its form.
-func describeVector(t *testing.T, dir string, c vectorCase) *schema.Description {
+func describeVector(t *testing.T, dir string, c vectorCase) *analysis.Chart {
 	t.Helper()
 	p, err := schema.PlatformFor(c.Platform, c.ExtensionKey)
 	if err != nil {
@@ -144,10 +148,13 @@ func describeVector(t *testing.T, dir string, c vectorCase) *schema.Description 
 		}
 	}
 	in := analysis.Input{SchemaFile: filepath.Join(dir, "values.schema.json"), ValuesFile: "values.yaml", Env: env}
+	if c.Schema != "" {
+		in.SchemaFile = filepath.Join(dir, filepath.FromSlash(c.Schema))
+	}
 	if in.Schema, err = os.ReadFile(in.SchemaFile); err != nil {
 		t.Fatal(err)
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, "values.yaml")); err == nil {
+	if data, err := os.ReadFile(filepath.Join(filepath.Dir(in.SchemaFile), "values.yaml")); err == nil {
 		in.Values = data
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal(err)
@@ -174,7 +181,7 @@ func describeVector(t *testing.T, dir string, c vectorCase) *schema.Description 
 	if _, err := a.FormValues(); err != nil {
 		t.Fatal(err)
 	}
-	return a.Form.Describe()
+	return a
 }
 
 func exists(p string) bool {

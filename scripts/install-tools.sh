@@ -5,6 +5,9 @@
 #   scripts/install-tools.sh helm4 ...  install only the named tools
 #   scripts/install-tools.sh --print helm4
 #                                       print the path a tool is (or would be) installed at
+#   scripts/install-tools.sh --print axe-core
+#                                       print the path of axe.min.js, which the
+#                                       browser tests inject into pages
 #
 # Every installer is idempotent: when the pinned version is already present it
 # returns immediately. On success it prints the installed path on stdout (one
@@ -21,7 +24,7 @@ set -euo pipefail
 TOOLS_DIR="${CATALOGIST_TOOLS:-$HOME/.cache/catalogist-tools}"
 
 # Tools installed when no argument is given.
-ALL_TOOLS=(helm4 helm3 chromium etcd kube-apiserver)
+ALL_TOOLS=(helm4 helm3 chromium etcd kube-apiserver axe-core)
 
 # Pinned versions.
 HELM4_VERSION="v4.3.1"
@@ -204,6 +207,56 @@ install_kube-apiserver() {
 			die "$bin does not report version $KUBE_VERSION"
 		kube_has_version "$aggregator" "$KUBE_VERSION" ||
 			die "$aggregator does not report version $KUBE_VERSION"
+	fi
+	printf '%s\n' "$bin"
+}
+
+### axe-core: the accessibility checker the browser tests run in pages ######
+#
+# The npm packages pinned by tools/browser/package-lock.json, installed with
+# `npm ci` into <cache>/node-browser-<hash of the lock file>/: bumping a pin
+# changes the hash, so the next run installs afresh instead of reusing stale
+# packages; an unchanged lock file costs one sha256sum.
+
+BROWSER_PACKAGES="$ROOT_DIR/tools/browser"
+
+browser_packages_dir() {
+	local lock="$BROWSER_PACKAGES/package-lock.json" sum
+	[ -f "$lock" ] || die "$lock not found"
+	need sha256sum
+	sum=$(sha256sum "$lock")
+	printf '%s/node-browser-%s\n' "$TOOLS_DIR" "${sum:0:16}"
+}
+
+path_axe-core() { printf '%s/node_modules/axe-core/axe.min.js\n' "$(browser_packages_dir)"; }
+
+install_axe-core() {
+	local dir bin
+	dir=$(browser_packages_dir)
+	bin="$dir/node_modules/axe-core/axe.min.js"
+	# Node runs the form's JavaScript tests (make test-js); npm installs the
+	# packages.
+	command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+	# The directory is moved into place only once complete, so its presence
+	# means a finished install of this lock file.
+	if [ ! -s "$bin" ]; then
+		mkdir -p "$TOOLS_DIR"
+		local tmp
+		tmp=$(mktemp -d "$TOOLS_DIR/.node-browser.XXXXXX")
+		cp "$BROWSER_PACKAGES/package.json" "$BROWSER_PACKAGES/package-lock.json" "$tmp/"
+		log "installing the npm packages of $BROWSER_PACKAGES (npm ci)"
+		# The packages are data for the pages under test: none of their
+		# install scripts needs to run.
+		if ! (cd "$tmp" && npm ci --no-audit --no-fund --ignore-scripts >&2); then
+			rm -rf "$tmp"
+			die "npm ci in a copy of $BROWSER_PACKAGES failed (is the npm registry reachable?)"
+		fi
+		[ -s "$tmp/node_modules/axe-core/axe.min.js" ] || {
+			rm -rf "$tmp"
+			die "npm ci of $BROWSER_PACKAGES did not install axe-core/axe.min.js"
+		}
+		rm -rf "$dir"
+		mv "$tmp" "$dir"
 	fi
 	printf '%s\n' "$bin"
 }

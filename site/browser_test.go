@@ -15,11 +15,13 @@ import (
 
 	"github.com/catalogist/catalogist/internal/tooltest"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // The browser test loads rendered sites in the system's Chromium, under the
@@ -122,6 +124,11 @@ func TestSiteInBrowser(t *testing.T) {
 	writeCanaries(t, hostileDir)
 	normalSrv := httptest.NewServer(http.FileServer(http.Dir(normalDir)))
 	defer normalSrv.Close()
+	example := exampleCatalog(t, "jupyter-pyspark", "rstudio-gpu")
+	exampleSrv := httptest.NewServer(http.FileServer(http.Dir(render(t, example, Options{}))))
+	defer exampleSrv.Close()
+	largeSrv := httptest.NewServer(http.FileServer(http.Dir(render(t, generatedCatalog(500), Options{}))))
+	defer largeSrv.Close()
 	hostileSrv := httptest.NewServer(http.FileServer(http.Dir(hostileDir)))
 	defer hostileSrv.Close()
 
@@ -279,7 +286,7 @@ func TestSiteInBrowser(t *testing.T) {
 	visibleCards := func() []string {
 		t.Helper()
 		names, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
-			`Array.from(document.querySelectorAll('[data-card]')).filter(c => c.offsetParent !== null).map(c => c.dataset.name)`))
+			`Array.from(document.querySelectorAll('#cards > li')).filter(c => c.offsetParent !== null).map(c => c.dataset.name)`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -302,6 +309,10 @@ func TestSiteInBrowser(t *testing.T) {
 	if status, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("filter-status"))); err != nil || status != "1 of 3 charts" {
 		t.Errorf("filter status %q (%v)", status, err)
 	}
+	// The address follows once typing pauses.
+	if err := chromedp.Do(ctx, chromedp.Sleep(400*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
 	if loc, err := chromedp.Run(ctx, chromedp.Location()); err != nil || !strings.HasSuffix(loc, "?q=jupyter") {
 		t.Errorf("location %q does not keep the filter (%v)", loc, err)
 	}
@@ -318,20 +329,27 @@ func TestSiteInBrowser(t *testing.T) {
 	if hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('filters').hidden`)); err != nil || hidden {
 		t.Errorf("catalog.js did not show the filter bar (%v)", err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-keyword="database"]`))); err != nil {
+	// Chips are the keywords two charts share: python (jupyter and vscode).
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-keyword="python"]`))); err != nil {
 		t.Fatal(err)
 	}
-	if got := visibleCards(); !slices.Equal(got, []string{"postgresql"}) {
-		t.Errorf("keyword database shows %q, want [postgresql]", got)
+	if got := visibleCards(); !slices.Equal(got, []string{"jupyter", "vscode"}) {
+		t.Errorf("keyword python shows %q, want [jupyter vscode]", got)
 	}
-	if pressed, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS(`[data-keyword="database"]`), "aria-pressed")); err != nil || pressed.Value != "true" {
+	if pressed, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS(`[data-keyword="python"]`), "aria-pressed")); err != nil || pressed.Value != "true" {
 		t.Errorf("keyword chip aria-pressed=%v (%v)", pressed, err)
 	}
 	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("filter-text"), "gpu")); err != nil {
 		t.Fatal(err)
 	}
+	if got := visibleCards(); !slices.Equal(got, []string{"jupyter"}) {
+		t.Errorf("keyword python and text gpu show %q, want [jupyter]", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("filter-text"), " sql")); err != nil {
+		t.Fatal(err)
+	}
 	if got := visibleCards(); len(got) != 0 {
-		t.Errorf("keyword database and text gpu show %q, want none", got)
+		t.Errorf("keyword python and text gpu sql show %q, want none", got)
 	}
 	if empty, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!document.getElementById('filter-empty').hidden`)); err != nil || !empty {
 		t.Errorf("the no-match message is not shown (%v)", err)
@@ -386,6 +404,180 @@ func TestSiteInBrowser(t *testing.T) {
 		t.Errorf("the breadcrumb leads to %q (%v)", got, err)
 	}
 
+	// The options reference: a search shows the matching rows and the
+	// groups that hold them, a top-level group folds, and a link to a row
+	// of a folded group unfolds it.
+	visibleRows := func() []string {
+		t.Helper()
+		ids, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
+			`Array.from(document.querySelectorAll('table.options tbody tr')).filter(r => r.offsetParent !== null).map(r => r.id)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	visit(normalSrv.URL, pageCheck{path: "charts/jupyter/index.html", title: "jupyter · " + title, clean: true})
+	allRows := visibleRows()
+	if len(allRows) < 20 {
+		t.Fatalf("the jupyter page shows %d option rows", len(allRows))
+	}
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("opt-filter"), "gpu")); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := visibleRows(), []string{"option/resources", "option/resources/limits", gpuRow}; !slices.Equal(got, want) {
+		t.Errorf("searching gpu shows the rows %q, want %q", got, want)
+	}
+	if status, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("opt-status"))); err != nil || status != fmt.Sprintf("1 of %d options match", len(allRows)) {
+		t.Errorf("search status %q (%v)", status, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("opt-filter"), "zzz")); err != nil {
+		t.Fatal(err)
+	}
+	if empty, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`!document.getElementById('opt-empty').hidden`)); err != nil || !empty || len(visibleRows()) != 0 {
+		t.Errorf("a search matching nothing does not say so (%v)", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.ID("opt-filter"), kb.Escape)); err != nil {
+		t.Fatal(err)
+	}
+	if got := visibleRows(); !slices.Equal(got, allRows) {
+		t.Errorf("Escape leaves %d of %d rows", len(got), len(allRows))
+	}
+	toggle := chromedp.CSS(`[id="option/resources"] button[data-opt-toggle]`)
+	if err := chromedp.Do(ctx, chromedp.Click(toggle)); err != nil {
+		t.Fatal(err)
+	}
+	if expanded, err := chromedp.Run(ctx, chromedp.AttributeValue(toggle, "aria-expanded")); err != nil || expanded.Value != "false" {
+		t.Errorf("the folded group's toggle says aria-expanded=%v (%v)", expanded, err)
+	}
+	folded := visibleRows()
+	if !slices.Contains(folded, "option/resources") || slices.Contains(folded, gpuRow) || len(folded) >= len(allRows) {
+		t.Errorf("folding resources shows %q", folded)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash = '#`+gpuRow+`'`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if got := visibleRows(); !slices.Equal(got, allRows) || target() != gpuRow {
+		t.Errorf("a link to a folded row leaves %d of %d rows shown, target %q", len(got), len(allRows), target())
+	}
+	if top, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.getElementById('`+gpuRow+`').getBoundingClientRect().top`)); err != nil || top < 60 {
+		t.Errorf("the linked row is at %v px, under the sticky header (%v)", top, err)
+	}
+
+	// The README is folded; a link to one of its headings unfolds it, below
+	// the header.
+	if open, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('chart-readme').open`)); err != nil || open {
+		t.Errorf("the README is not folded (%v)", err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash = '#getting-started'`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if open, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('chart-readme').open`)); err != nil || !open {
+		t.Errorf("a link to a README heading leaves the README folded (%v)", err)
+	}
+	if top, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.getElementById('getting-started').getBoundingClientRect().top`)); err != nil || top < 60 {
+		t.Errorf("the linked README heading is at %v px, under the sticky header (%v)", top, err)
+	}
+
+	// Every snippet has a labelled copy button, which copies it as shown.
+	counts, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](
+		`[document.querySelectorAll('pre.snippet').length, document.querySelectorAll('.snippet-wrap > pre.snippet + button.copy[type=button]').length]`))
+	if err != nil || len(counts) != 2 || counts[0] < 3 || counts[0] != counts[1] {
+		t.Errorf("snippets and copy buttons: %v (%v)", counts, err)
+	}
+	for _, perm := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: perm}, Setting: browser.PermissionSettingGranted, Origin: normalSrv.URL,
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyButton := chromedp.CSS(`#chart-install .snippet-wrap button.copy`)
+	if err := chromedp.Do(ctx, chromedp.Focus(copyButton), chromedp.KeyEvent(kb.Enter)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	copied, err := chromedp.Run(ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+	shown, err2 := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#chart-install pre.snippet').textContent`))
+	if err != nil || err2 != nil || copied != shown || !strings.HasPrefix(copied, "helm repo add ide ") {
+		t.Errorf("the copy button (pressed with Enter) copied %q, the snippet shows %q (%v, %v)", copied, shown, err, err2)
+	}
+	if label, err := chromedp.Run(ctx, chromedp.Text(copyButton)); err != nil || label != "Copied" {
+		t.Errorf("the copy button says %q after copying (%v)", label, err)
+	}
+
+	// At 390 px wide (a phone), no page scrolls sideways: option rows are
+	// stacked cards, snippets and tables scroll in their own boxes. Checked
+	// on the fixture's pages, the example catalog's and the corpus's
+	// longest schema.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulatePortrait)); err != nil {
+		t.Fatal(err)
+	}
+	fits := func(base, path, title, shot string) {
+		t.Helper()
+		visit(base, pageCheck{path: path, title: title, clean: true})
+		width, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if width > 390 {
+			wide, _ := chromedp.Run(ctx, chromedp.Evaluate[[]string](overflowing))
+			t.Errorf("%s is %d px wide at 390 px: %q", path, width, wide)
+		}
+		if shot != "" {
+			screenshot(shot)
+		}
+	}
+	fits(normalSrv.URL, "index.html", title, "site-index-390.png")
+	for _, name := range []string{"jupyter", "postgresql", "vscode", "python-base"} {
+		shot := ""
+		if name == "jupyter" {
+			shot = "site-chart-390.png"
+		}
+		fits(normalSrv.URL, "charts/"+name+"/index.html", name+" · "+title, shot)
+	}
+	fits(exampleSrv.URL, "index.html", example.Title, "")
+	for _, c := range example.Charts {
+		shot := ""
+		if c.Name == "jupyter-pyspark" {
+			shot = "site-corpus-chart-390.png"
+		}
+		fits(exampleSrv.URL, "charts/"+c.Name+"/index.html", c.Name+" · "+example.Title, shot)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+
+	// A keystroke in the filter of a 500-chart index takes under a frame
+	// (16 ms), layout included.
+	visit(largeSrv.URL, pageCheck{path: "index.html", title: "Generated catalog", clean: true})
+	times, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](keystrokes, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sorted := slices.Sorted(slices.Values(times))
+	t.Logf("filter keystrokes on 500 cards, ms: %.2f (median %.2f, slowest %.2f)", times, sorted[len(sorted)/2], sorted[len(sorted)-1])
+	if slowest := sorted[len(sorted)-1]; slowest >= 16 {
+		t.Errorf("a filter keystroke on 500 cards takes up to %.2f ms, want under 16", slowest)
+	}
+	// The cards come back a batch per frame.
+	for deadline := time.Now().Add(5 * time.Second); len(visibleCards()) != 500; {
+		if time.Now().After(deadline) {
+			t.Errorf("after clearing the filter %d cards show, want 500", len(visibleCards()))
+			break
+		}
+		if err := chromedp.Do(ctx, chromedp.Sleep(50*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	// Without JavaScript the index is complete: every card shows, the
 	// filter bar (useless without the script) stays hidden, links work.
 	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
@@ -425,6 +617,46 @@ func TestSiteInBrowser(t *testing.T) {
 
 	t.Logf("browser checks took %s; screenshots in %s", time.Since(start).Round(time.Millisecond), artifacts)
 }
+
+// overflowing lists the elements that stick out of the page's width
+// without a scrolling box around them, for the message of a failure.
+const overflowing = `(() => {
+  const w = document.documentElement.clientWidth, out = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= w + 0.5) continue;
+    let boxed = false;
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (getComputedStyle(p).overflowX !== 'visible') { boxed = true; break; }
+    }
+    if (!boxed) out.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\s+/).join('.') : '') + ' to ' + Math.round(r.right) + 'px');
+    if (out.length >= 10) break;
+  }
+  return out;
+})()`
+
+// keystrokes types into the index's filter as a reader would, a key at a
+// time, and returns how long each took, the layout it causes included;
+// the last one clears the filter. Each is the fastest of three runs of the
+// sequence, each run once the cards the last one brought back are shown: a
+// busy machine delays some runs, never speeds one up.
+const keystrokes = `(async () => {
+  const input = document.getElementById('filter-text'), times = [];
+  const settled = () => new Promise(resolve => setTimeout(resolve, 400));
+  const keys = ['s', 'se', 'ser', 'serv', 'servi', 'servic', 'service', 'service-', 'service-0', 'service-00', 'service-001', 'service-0012', 'service-001', 'service-00', 'group-3', ''];
+  for (let run = 0; run < 3; run++) {
+    await settled();
+    keys.forEach((q, i) => {
+      const t0 = performance.now();
+      input.value = q;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      document.body.offsetHeight;
+      const t = performance.now() - t0;
+      times[i] = run === 0 ? t : Math.min(times[i], t);
+    });
+  }
+  return times;
+})()`
 
 // writeCanaries adds two pages that the checks must catch: one that runs a
 // script, opens a dialog and shows a broken image, one whose inline script

@@ -14,10 +14,12 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/yuin/goldmark"
 
 	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/schema"
 )
 
 // The view types below are what templates see. Every string is plain text
@@ -46,8 +48,12 @@ type pageView struct {
 	Description string
 	Generated   *timeView
 	Catalog     catalogView
-	Index       *indexView
-	Chart       *chartView
+	// RemoteImages adds https: to the images the page's CSP allows: the
+	// page shows an https icon or a README image from another host. Every
+	// other page loads images from the site only.
+	RemoteImages bool
+	Index        *indexView
+	Chart        *chartView
 }
 
 type indexView struct {
@@ -55,7 +61,10 @@ type indexView struct {
 	// listed apart so that their versions stay easy to find.
 	Cards     []*cardView
 	Libraries []*cardView
-	Keywords  []keywordView
+	// Keywords are the filter's chips: the keywords two or more cards
+	// share (a chip that selects one card filters nothing the text
+	// filter would not).
+	Keywords []keywordView
 	// Count is the number of cards.
 	Count int
 }
@@ -74,27 +83,75 @@ type cardView struct {
 	Latest, AppVersion string
 	Deprecated         bool
 	Library            bool
-	Keywords           []string
-	// KeywordsJSON (lower-case keywords) and Search (lower-case text) feed
-	// catalog.js through data attributes.
-	KeywordsJSON, Search string
+	// Keywords are shown as text; catalog.js filters on them and on the
+	// name and description as the card shows them, so that the index of a
+	// large catalog carries each text once.
+	Keywords []string
 }
 
 type chartView struct {
 	cardView
+	// Root is the page's way back to the site root, for the partials the
+	// page calls with the chart ("chart-form").
+	Root        string
 	Home        *link
 	Sources     []link
 	Contribute  string
 	Maintainers []maintainerView
-	README      template.HTML
-	Install     installView
-	ExtKey      string
+	// README is shown collapsed, after the form and the install snippets.
+	README  template.HTML
+	Install installView
+	ExtKey  string
 	// Platform names the platform whose form the options describe.
 	Platform string
 	FormNote string
+	// Options are the rows of the options reference, in the form's order;
+	// Sections the same rows cut at each top-level option, each top-level
+	// group a section that options.js collapses.
 	Options  []optionView
+	Sections []optionSection
 	Versions []versionView
-	Changes  []changeView
+	// Changes are the latest version's changes; Changelog every version's
+	// that has some, newest first.
+	Changes   []changeView
+	Changelog []releaseView
+	// Dependencies are the latest version's Chart.yaml dependencies.
+	Dependencies []dependencyView
+	// Values is the latest version's default values.yaml (ValuesCut: cut
+	// at MaxValuesSize), "" when the chart has none.
+	Values    string
+	ValuesCut bool
+	// FormModel is what the live form of the page ("chart-form") renders:
+	// the form model `catalogist form` prints; nil for a library chart and
+	// a chart without a schema.
+	FormModel *schema.Description
+}
+
+// optionSection is one top-level option of the options reference: Group is
+// the row of a top-level object with properties (nil for top-level options
+// that are not groups), Rows the rows below it.
+type optionSection struct {
+	Group *optionView
+	Rows  []optionView
+}
+
+// releaseView is one version of the changelog; Version is "" for changes
+// of a chart with no published version yet.
+type releaseView struct {
+	Version, Date string
+	Latest        bool
+	Changes       []changeView
+}
+
+type dependencyView struct {
+	// Version is the version constraint.
+	Name, Version, Condition, Alias string
+	// Href is the page of the chart of this catalog the dependency names,
+	// relative to the page; "" for a chart of another repository.
+	Href string
+	// Repository is where the dependency comes from, a link when it is an
+	// http(s) URL; nil for a chart of this catalog.
+	Repository *link
 }
 
 type maintainerView struct {
@@ -137,6 +194,11 @@ type renderer struct {
 	md     goldmark.Markdown
 	files  map[string][]byte
 	charts []*Chart
+	// byName holds the charts of the catalog, for links to dependencies.
+	byName map[string]*Chart
+	// models are the launch contexts of the platforms, for the options'
+	// pre-fill notes.
+	models contextModels
 	// icons maps a chart to its icon, relative to the site root or an
 	// absolute https URL.
 	icons map[*Chart]string
@@ -146,7 +208,7 @@ type renderer struct {
 
 // build renders every file of the site into memory, by slash path.
 func build(cat *Catalog, ts *templateSet, opt Options) (map[string][]byte, error) {
-	b := &renderer{cat: cat, ts: ts, md: newMarkdown(), files: map[string][]byte{}, icons: map[*Chart]string{}, iconHook: opt.Icon}
+	b := &renderer{cat: cat, ts: ts, md: newMarkdown(), files: map[string][]byte{}, byName: map[string]*Chart{}, models: contextModels{}, icons: map[*Chart]string{}, iconHook: opt.Icon}
 	for name, data := range ts.assets {
 		b.files["assets/"+name] = data
 	}
@@ -163,6 +225,7 @@ func build(cat *Catalog, ts *templateSet, opt Options) (map[string][]byte, error
 		}
 		seen[c.Name] = true
 		b.charts = append(b.charts, c)
+		b.byName[c.Name] = c
 	}
 	slices.SortFunc(b.charts, func(x, y *Chart) int { return strings.Compare(x.Name, y.Name) })
 	for _, c := range b.charts {
@@ -247,6 +310,7 @@ func (b *renderer) indexPage() *pageView {
 			continue
 		}
 		iv.Cards = append(iv.Cards, card)
+		pv.RemoteImages = pv.RemoteImages || isHTTPS(card.Icon)
 		for _, k := range card.Keywords {
 			key := strings.ToLower(k)
 			if kv := counts[key]; kv != nil {
@@ -257,7 +321,9 @@ func (b *renderer) indexPage() *pageView {
 		}
 	}
 	for _, kv := range counts {
-		iv.Keywords = append(iv.Keywords, *kv)
+		if kv.Count >= 2 {
+			iv.Keywords = append(iv.Keywords, *kv)
+		}
 	}
 	slices.SortFunc(iv.Keywords, func(x, y keywordView) int { return strings.Compare(x.Key, y.Key) })
 	iv.Count = len(iv.Cards)
@@ -281,26 +347,15 @@ func keywords(in []string) []string {
 }
 
 func (b *renderer) card(c *Chart, root string) *cardView {
-	kws := keywords(c.Keywords)
-	lower := make([]string, len(kws))
-	for i, k := range kws {
-		lower[i] = strings.ToLower(k)
-	}
-	kj, _ := json.Marshal(lower)
-	if lower == nil {
-		kj = []byte("[]")
-	}
 	v := &cardView{
-		Name:         c.Name,
-		Description:  strings.TrimSpace(c.Description),
-		Href:         root + "charts/" + c.Name + "/index.html",
-		Icon:         fromRoot(root, b.icons[c]),
-		AppVersion:   c.AppVersion,
-		Deprecated:   c.Deprecated,
-		Library:      c.Library,
-		Keywords:     kws,
-		KeywordsJSON: string(kj),
-		Search:       strings.ToLower(strings.Join(append([]string{c.Name, c.Description}, kws...), " ")),
+		Name:        c.Name,
+		Description: strings.TrimSpace(c.Description),
+		Href:        root + "charts/" + c.Name + "/index.html",
+		Icon:        fromRoot(root, b.icons[c]),
+		AppVersion:  c.AppVersion,
+		Deprecated:  c.Deprecated,
+		Library:     c.Library,
+		Keywords:    keywords(c.Keywords),
 	}
 	if len(c.Versions) > 0 {
 		v.Latest = c.Versions[0].Version
@@ -372,7 +427,7 @@ func (b *renderer) chartPage(c *Chart) (*pageView, error) {
 	pv := b.basePage(root)
 	pv.PageTitle = c.Name + " · " + pv.Catalog.Title
 	pv.Description = strings.TrimSpace(c.Description)
-	cv := &chartView{cardView: *b.card(c, root), ExtKey: cmp.Or(c.ExtKey, schemaExtKey(c))}
+	cv := &chartView{cardView: *b.card(c, root), Root: root, ExtKey: cmp.Or(c.ExtKey, schemaExtKey(c))}
 
 	if h := strings.TrimSpace(c.Home); h != "" {
 		l := webLink(h, h)
@@ -411,22 +466,25 @@ func (b *renderer) chartPage(c *Chart) (*pageView, error) {
 		}
 		cv.Maintainers = append(cv.Maintainers, mv)
 	}
+	pv.RemoteImages = isHTTPS(cv.Icon)
 	if len(bytes.TrimSpace(c.README)) > 0 {
-		html, err := renderMarkdown(b.md, c.README, tree, hasTree)
+		html, remote, err := renderMarkdown(b.md, c.README, tree, hasTree)
 		if err != nil {
 			return nil, fmt.Errorf("README: %w", err)
 		}
 		cv.README = html
+		pv.RemoteImages = pv.RemoteImages || remote
+	}
+	if len(bytes.TrimSpace(c.Values)) > 0 {
+		cv.Values, cv.ValuesCut = valuesText(c.Values)
 	}
 	cv.Install = b.install(c)
 	for i, v := range c.Versions {
 		vv := versionView{
 			Version:    v.Version,
 			AppVersion: v.AppVersion,
+			Date:       dateText(v.Created),
 			Latest:     i == 0,
-		}
-		if !v.Created.IsZero() {
-			vv.Date = v.Created.UTC().Format("2006-01-02")
 		}
 		if d := strings.TrimSpace(v.Digest); d != "" {
 			vv.Digest = d
@@ -442,7 +500,55 @@ func (b *renderer) chartPage(c *Chart) (*pageView, error) {
 		}
 		cv.Versions = append(cv.Versions, vv)
 	}
-	for _, ch := range c.Changes {
+	cv.Changelog = changelog(c)
+	if len(cv.Changelog) > 0 && (cv.Changelog[0].Latest || len(c.Versions) == 0) {
+		cv.Changes = cv.Changelog[0].Changes
+	}
+	if len(c.Versions) > 0 {
+		for _, d := range c.Versions[0].Dependencies {
+			if dv, ok := b.dependency(d, root); ok {
+				cv.Dependencies = append(cv.Dependencies, dv)
+			}
+		}
+	}
+	// A library chart is never launched, so no form shows its options.
+	if !c.Library {
+		cv.Options, cv.FormNote = options(c, b.models.of(c))
+		cv.Sections = sections(cv.Options)
+		cv.FormModel = formModel(c)
+		if c.Schema != nil && c.Schema.Platform != nil {
+			cv.Platform = c.Schema.Platform.Name
+		}
+	}
+	pv.Chart = cv
+	return pv, nil
+}
+
+// changelog lists the changes of every version that has some, newest
+// first. The latest version without changes of its own takes the chart's
+// (Chart.Changes), as does a chart with no version yet.
+func changelog(c *Chart) []releaseView {
+	var out []releaseView
+	for i, v := range c.Versions {
+		changes := v.Changes
+		if i == 0 && len(changes) == 0 {
+			changes = c.Changes
+		}
+		if views := changeViews(changes); len(views) > 0 {
+			out = append(out, releaseView{Version: v.Version, Date: dateText(v.Created), Latest: i == 0, Changes: views})
+		}
+	}
+	if len(c.Versions) == 0 {
+		if views := changeViews(c.Changes); len(views) > 0 {
+			out = append(out, releaseView{Changes: views})
+		}
+	}
+	return out
+}
+
+func changeViews(changes []Change) []changeView {
+	var out []changeView
+	for _, ch := range changes {
 		chv := changeView{Kind: strings.TrimSpace(ch.Kind), Description: strings.TrimSpace(ch.Description)}
 		chv.KindClass = kindClass(chv.Kind)
 		for _, l := range ch.Links {
@@ -451,17 +557,93 @@ func (b *renderer) chartPage(c *Chart) (*pageView, error) {
 		if chv.Kind == "" && chv.Description == "" && len(chv.Links) == 0 {
 			continue
 		}
-		cv.Changes = append(cv.Changes, chv)
+		out = append(out, chv)
 	}
-	// A library chart is never launched, so no form shows its options.
-	if !c.Library {
-		cv.Options, cv.FormNote = options(c)
-		if c.Schema != nil && c.Schema.Platform != nil {
-			cv.Platform = c.Schema.Platform.Name
+	return out
+}
+
+func dateText(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+// dependency describes a dependency of the latest version, linking to its
+// page when it is a chart of this catalog: one of its charts by name,
+// which the dependency takes from the catalog's folder (file://) or from
+// its published repository.
+func (b *renderer) dependency(d Dependency, root string) (dependencyView, bool) {
+	dv := dependencyView{
+		Name:      strings.TrimSpace(d.Name),
+		Version:   strings.TrimSpace(d.Version),
+		Condition: strings.TrimSpace(d.Condition),
+		Alias:     strings.TrimSpace(d.Alias),
+	}
+	if dv.Name == "" {
+		return dv, false
+	}
+	repo := strings.TrimSpace(d.Repository)
+	if b.byName[dv.Name] != nil && b.sameRepository(repo) {
+		dv.Href = root + "charts/" + dv.Name + "/index.html"
+		return dv, true
+	}
+	if repo != "" {
+		l := webLink(repo, repo)
+		dv.Repository = &l
+	}
+	return dv, true
+}
+
+// sameRepository reports whether a dependency's repository is this
+// catalog: a folder of its sources, or its published address.
+func (b *renderer) sameRepository(repo string) bool {
+	if strings.HasPrefix(strings.ToLower(repo), "file://") {
+		return true
+	}
+	own := strings.TrimRight(strings.TrimSpace(b.cat.RepoURL), "/")
+	return own != "" && strings.TrimRight(repo, "/") == own
+}
+
+// valuesText is a values.yaml as the page shows it: valid UTF-8, cut at
+// the last line end within MaxValuesSize.
+func valuesText(data []byte) (string, bool) {
+	cut := false
+	if len(data) > MaxValuesSize {
+		data = data[:MaxValuesSize]
+		if i := bytes.LastIndexByte(data, '\n'); i > 0 {
+			data = data[:i+1]
 		}
+		cut = true
 	}
-	pv.Chart = cv
-	return pv, nil
+	return strings.ToValidUTF8(string(data), "\uFFFD"), cut
+}
+
+// sections cuts the options reference at each top-level group: the
+// group's row and its descendants' (the rows are in the form's order, a
+// group's descendants right after it), and between groups the top-level
+// options that are not groups, with theirs.
+func sections(rows []optionView) []optionSection {
+	var out []optionSection
+	for i := 0; i < len(rows); {
+		var s optionSection
+		j := i + 1
+		if rows[i].Depth == 0 && rows[i].Group {
+			s.Group = &rows[i]
+			for j < len(rows) && rows[j].Depth > 0 {
+				j++
+			}
+			s.Rows = rows[i+1 : j]
+		} else {
+			for j < len(rows) && !(rows[j].Depth == 0 && rows[j].Group) {
+				j++
+			}
+			s.Rows = rows[i:j]
+		}
+		out = append(out, s)
+		i = j
+	}
+	return out
 }
 
 // kindClass maps an artifacthub.io/changes kind to a CSS class suffix.

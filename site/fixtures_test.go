@@ -9,7 +9,10 @@ import (
 	"time"
 
 	"golang.org/x/net/html"
+	chart "helm.sh/helm/v4/pkg/chart/v2"
+	"sigs.k8s.io/yaml"
 
+	"github.com/catalogist/catalogist/internal/gencatalog"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/slider"
@@ -130,9 +133,19 @@ func normalCatalog(t *testing.T) *Catalog {
 					{Kind: "security", Description: "The notebook token is stored in a Secret"},
 				},
 				SourcePath: "charts/jupyter",
+				Values:     readFile(t, filepath.Join(dir, "charts", "jupyter", "values.yaml")),
 				Versions: []Version{
-					{Version: "1.4.0", AppVersion: "4.2.5", Created: day("2026-03-02T23:30:00-02:00"), Digest: "3f1c0a5e9b7d2c4f6a8e0b1d3c5e7f9a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e", URL: normalSource + "/releases/download/jupyter-1.4.0/jupyter-1.4.0.tgz"},
-					{Version: "1.3.2", AppVersion: "4.2.4", Created: day("2026-01-20T08:00:00Z"), Digest: "9e8d7c6b5a49382716059f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a", URL: "charts/jupyter-1.3.2.tgz"},
+					{Version: "1.4.0", AppVersion: "4.2.5", Created: day("2026-03-02T23:30:00-02:00"), Digest: "3f1c0a5e9b7d2c4f6a8e0b1d3c5e7f9a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e", URL: normalSource + "/releases/download/jupyter-1.4.0/jupyter-1.4.0.tgz",
+						Dependencies: []Dependency{
+							{Name: "python-base", Version: "0.4.x", Repository: "file://../python-base"},
+							{Name: "postgresql", Version: "~15.2.0", Repository: "oci://registry.example.org/charts", Condition: "postgresql.enabled", Alias: "db"},
+							{Name: "vscode", Version: "2.1.0", Repository: "https://charts.example.org/other"},
+						}},
+					{Version: "1.3.2", AppVersion: "4.2.4", Created: day("2026-01-20T08:00:00Z"), Digest: "9e8d7c6b5a49382716059f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a", URL: "charts/jupyter-1.3.2.tgz",
+						Changes: []Change{{Kind: "fixed", Description: "The token is no longer written to the logs"}},
+						Dependencies: []Dependency{
+							{Name: "python-base", Version: "0.3.x", Repository: normalRepo + "/"},
+						}},
 					{Version: "1.3.1", AppVersion: "4.2.4", Created: day("2025-12-05T08:00:00Z"), Digest: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", URL: "http://example.org/jupyter-1.3.1.tgz"},
 				},
 				Schema: js,
@@ -330,6 +343,14 @@ func find(root *html.Node, f func(*html.Node) bool) []*html.Node {
 	return out
 }
 
+// isCard tells the index's chart cards.
+func isCard(n *html.Node) bool { return n.Data == "li" && hasClass(n, "card") }
+
+// isKeyword tells the items of a keyword list.
+func isKeyword(n *html.Node) bool {
+	return n.Data == "li" && n.Parent != nil && hasClass(n.Parent, "tags")
+}
+
 func hasClass(n *html.Node, class string) bool {
 	v, _ := attr(n, "class")
 	for _, c := range strings.Fields(v) {
@@ -338,4 +359,91 @@ func hasClass(n *html.Node, class string) bool {
 		}
 	}
 	return false
+}
+
+// exampleCatalog is the repository's example catalog examples/ide as the
+// builder gives it to Render (each chart's Chart.yaml, README, values.yaml
+// and form in the examples' region), with extra charts from the public
+// corpus (../shared/corpus, whose extension key is x-onyxia): realistic
+// pages, long schemas among them, that nobody wrote for these tests.
+func exampleCatalog(t *testing.T, corpus ...string) *Catalog {
+	t.Helper()
+	dir := filepath.Join("..", "examples", "ide")
+	reg, err := region.Load(filepath.Join("..", "examples", "region.yaml"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := &Catalog{
+		Name: "ide", Title: "Development environments", Source: "https://github.com/example-org/catalog-ide",
+		RepoURL: "https://example-org.github.io/catalog-ide",
+	}
+	add := func(chartDir, extKey, icon string) {
+		var md chart.Metadata
+		if err := yaml.Unmarshal(readFile(t, filepath.Join(chartDir, "Chart.yaml")), &md); err != nil {
+			t.Fatal(err)
+		}
+		s, err := schema.Load(filepath.Join(chartDir, "values.schema.json"), extKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &Chart{
+			Name: md.Name, Description: md.Description, Keywords: md.Keywords, Home: md.Home, Sources: md.Sources,
+			AppVersion: md.AppVersion, IconFile: icon, SourcePath: "charts/" + md.Name,
+			Values: readFile(t, filepath.Join(chartDir, "values.yaml")),
+			Schema: s, Form: schema.Compute(s, schema.NewContext(nil, reg, nil, ""), nil), ExtKey: extKey,
+			Versions: []Version{{Version: md.Version, AppVersion: md.AppVersion, Created: day("2026-04-01T10:00:00Z"), URL: md.Name + "-" + md.Version + ".tgz"}},
+		}
+		if data, err := os.ReadFile(filepath.Join(chartDir, "README.md")); err == nil {
+			c.README = data
+		}
+		for _, d := range md.Dependencies {
+			c.Versions[0].Dependencies = append(c.Versions[0].Dependencies, Dependency{Name: d.Name, Version: d.Version, Repository: d.Repository, Condition: d.Condition, Alias: d.Alias})
+		}
+		cat.Charts = append(cat.Charts, c)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "charts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		add(filepath.Join(dir, "charts", e.Name()), schema.DefaultExtensionKey, filepath.Join(dir, "icons", e.Name()+".svg"))
+	}
+	for _, name := range corpus {
+		add(corpusChart(t, name), "x-onyxia", "")
+	}
+	return cat
+}
+
+// corpusChart is the folder of a chart of the public corpus beside the
+// repository.
+func corpusChart(t *testing.T, name string) string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "shared", "corpus", "interactive-services", "charts", name)
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("the public corpus is expected beside the repository: %v", err)
+	}
+	return dir
+}
+
+// generatedCatalog is a catalog of n charts of 30 versions each, from
+// gencatalog's index, with the default icon: the index page's size and
+// filter speed on a large catalog.
+func generatedCatalog(n int) *Catalog {
+	idx := gencatalog.Index(n * 30)
+	cat := &Catalog{Name: "generated", Title: "Generated catalog", RepoURL: "https://catalogs.example.org/generated"}
+	names := make([]string, 0, len(idx.Entries))
+	for name := range idx.Entries {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		cvs := idx.Entries[name]
+		md := cvs[0].Metadata
+		c := &Chart{Name: name, Description: md.Description, Keywords: md.Keywords, Home: md.Home, Sources: md.Sources, AppVersion: md.AppVersion}
+		for _, cv := range cvs {
+			c.Versions = append(c.Versions, Version{Version: cv.Version, AppVersion: cv.AppVersion, Created: cv.Created, Digest: cv.Digest, URL: cv.URLs[0]})
+		}
+		cat.Charts = append(cat.Charts, c)
+	}
+	return cat
 }

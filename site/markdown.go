@@ -28,11 +28,13 @@ const externalRel = "nofollow noopener noreferrer"
 
 // renderMarkdown renders a README. Beyond goldmark's own blanking of
 // javascript:, vbscript:, file: and data: URLs, links keep only http, https
-// and mailto (images: http and https); a link to anything else is replaced
-// by its text, an image by its alternative text. Relative links point at
-// the chart's files in the catalog repository when tree is known (they
-// would be broken on the site), else they are dropped too.
-func renderMarkdown(md goldmark.Markdown, src []byte, tree sourceTree, hasTree bool) (template.HTML, error) {
+// and mailto (images: https, the only remote images a page's CSP allows);
+// a link to anything else is replaced by its text, an image by its
+// alternative text. Relative links point at the chart's files in the
+// catalog repository when tree is known (they would be broken on the
+// site), else they are dropped too. remote reports that an image is left,
+// which the page's CSP must then allow.
+func renderMarkdown(md goldmark.Markdown, src []byte, tree sourceTree, hasTree bool) (_ template.HTML, remote bool, _ error) {
 	doc := md.Parser().Parse(text.NewReader(src))
 	var unwrap []ast.Node
 	var replace []*ast.AutoLink
@@ -58,6 +60,7 @@ func renderMarkdown(md goldmark.Markdown, src []byte, tree sourceTree, hasTree b
 				return ast.WalkSkipChildren, nil
 			}
 			x.Destination = []byte(dest)
+			remote = true
 		case *ast.AutoLink:
 			if x.AutoLinkType != ast.AutoLinkURL {
 				break
@@ -72,7 +75,7 @@ func renderMarkdown(md goldmark.Markdown, src []byte, tree sourceTree, hasTree b
 		return ast.WalkContinue, nil
 	})
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	for _, n := range unwrap {
 		parent := n.Parent()
@@ -93,11 +96,11 @@ func renderMarkdown(md goldmark.Markdown, src []byte, tree sourceTree, hasTree b
 	}
 	var buf bytes.Buffer
 	if err := md.Renderer().Render(&buf, src, doc); err != nil {
-		return "", err
+		return "", false, err
 	}
 	// The only trusted HTML of the site: goldmark's output with raw HTML
 	// omitted and the links filtered above.
-	return template.HTML(buf.String()), nil
+	return template.HTML(buf.String()), remote, nil
 }
 
 // markdownURL decides where a README link or image points, and whether it
@@ -126,6 +129,9 @@ func markdownURL(raw string, image bool, tree sourceTree, hasTree bool) (string,
 	if u.Scheme != "" {
 		switch strings.ToLower(u.Scheme) {
 		case "http", "https":
+			if image {
+				return raw, isHTTPS(raw)
+			}
 			return raw, isHTTP(raw)
 		case "mailto":
 			return raw, !image && isEmail(strings.TrimPrefix(raw[len(u.Scheme)+1:], "//"))

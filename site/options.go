@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/catalogist/catalogist/launchcontext"
@@ -15,6 +16,9 @@ import (
 // optionView is one row of the options table.
 type optionView struct {
 	Path, Title, Description string
+	// PathParts is Path cut after each '/' and '.': the page lets a long
+	// key wrap there, and nowhere inside a word.
+	PathParts []string
 	// Anchor is the row's id, Href the link to it (see anchor).
 	Anchor, Href string
 	Type, Render string
@@ -31,6 +35,9 @@ type defaultView struct {
 	Kind, Text string
 	// Note says where the default came from when it is not the schema's.
 	Note string
+	// TextParts and NoteParts are Text and Note cut where the page may
+	// wrap them (see wrapParts): after a separator of a key or a value.
+	TextParts, NoteParts []string
 }
 
 // note is one fact about how the form shows an option; Parts mix text and
@@ -43,16 +50,37 @@ type note struct {
 type part struct {
 	Text string
 	Code bool
+	// Wrap is the code cut after each '/' and '.': code is mostly keys
+	// and context paths, which wrap there and nowhere inside a word.
+	Wrap []string
 }
 
 func txt(s string) part  { return part{Text: s} }
-func code(s string) part { return part{Text: s, Code: true} }
+func code(s string) part { return part{Text: s, Code: true, Wrap: wrapParts(s, keySeparators)} }
+
+// contextModels holds the launch context model of each platform, made once
+// per rendering.
+type contextModels map[*schema.Platform]*launchcontext.Model
+
+// of returns the model of the chart's platform, nil when the chart names
+// none.
+func (ms contextModels) of(c *Chart) *launchcontext.Model {
+	if c.Schema == nil || c.Schema.Platform == nil {
+		return nil
+	}
+	p := c.Schema.Platform
+	if ms[p] == nil {
+		ms[p] = p.Model()
+	}
+	return ms[p]
+}
 
 // options builds the options table from the chart's computed form (the one
 // computation of defaults, bounds, choices and visibility; nothing is
 // re-derived here). A chart with a schema but no form gets the form of an
-// empty context.
-func options(c *Chart) ([]optionView, string) {
+// empty context. model is the platform's launch context, which pre-fill
+// notes are checked against; nil checks nothing.
+func options(c *Chart, model *launchcontext.Model) ([]optionView, string) {
 	form := c.Form
 	if form == nil {
 		if c.Schema == nil {
@@ -77,7 +105,7 @@ func options(c *Chart) ([]optionView, string) {
 		case schema.BoundsCatalog:
 			catalog = true
 		}
-		rows = append(rows, optionRow(form, f, platform))
+		rows = append(rows, optionRow(form, f, platform, model))
 	}
 	var note string
 	switch {
@@ -91,11 +119,12 @@ func options(c *Chart) ([]optionView, string) {
 	return rows, note
 }
 
-func optionRow(form *schema.Form, f *schema.Field, platform *schema.Platform) optionView {
+func optionRow(form *schema.Form, f *schema.Field, platform *schema.Platform, model *launchcontext.Model) optionView {
 	o := f.Option
 	id := anchor(o)
 	v := optionView{
 		Path:        o.Path,
+		PathParts:   wrapParts(o.Path, keySeparators),
 		Anchor:      id,
 		Href:        "#" + id,
 		Title:       o.Title,
@@ -114,9 +143,34 @@ func optionRow(form *schema.Form, f *schema.Field, platform *schema.Platform) op
 	}
 	if !v.Group {
 		v.Default = defaultOf(f)
+		v.Default.TextParts = wrapParts(v.Default.Text, valueSeparators)
+		v.Default.NoteParts = wrapParts(v.Default.Note, keySeparators)
 	}
-	v.Notes = notesOf(form, f, platform)
+	v.Notes = notesOf(form, f, platform, model)
 	return v
+}
+
+// keySeparators are where a key or a context path may wrap; values also
+// wrap after valueSeparators.
+const (
+	keySeparators   = "/."
+	valueSeparators = "/.:,"
+)
+
+// wrapParts cuts text after each of the separators, the places where the
+// page lets it wrap (with <wbr>) when it must: a long key or value never
+// breaks inside a word ("custom/en abled").
+func wrapParts(p, separators string) []string {
+	var out []string
+	for {
+		i := strings.IndexAny(p, separators)
+		if i < 0 || i == len(p)-1 {
+			break
+		}
+		out = append(out, p[:i+1])
+		p = p[i+1:]
+	}
+	return append(out, p)
 }
 
 // depth indents an option by its key segments: one level for each
@@ -239,7 +293,7 @@ func rangeText(b slider.Config) string {
 	return s
 }
 
-func notesOf(form *schema.Form, f *schema.Field, platform *schema.Platform) []note {
+func notesOf(form *schema.Form, f *schema.Field, platform *schema.Platform, model *launchcontext.Model) []note {
 	o := f.Option
 	var out []note
 	add := func(kind string, parts ...part) { out = append(out, note{Kind: kind, Parts: parts}) }
@@ -300,33 +354,32 @@ func notesOf(form *schema.Form, f *schema.Field, platform *schema.Platform) []no
 	if o.Ext != nil && o.Ext.OverwriteDefaultWith != nil {
 		expr := o.Ext.OverwriteDefaultWith
 		refs := refPaths(expr)
-		parts := []part{txt("Pre-filled from ")}
-		for i, r := range refs {
-			if i > 0 {
-				parts = append(parts, txt(", "))
-			}
-			parts = append(parts, code(r))
-		}
+		parts := append([]part{txt("Pre-filled from ")}, codeList(refs)...)
 		if len(refs) == 0 {
 			parts = append(parts, code(nodeText(expr)))
 		} else if !simpleRef(expr, refs) {
 			parts = append(parts, txt(" as "), code(nodeText(expr)))
 		}
+		kind := "prefill"
+		if missing := missingRefs(o, expr, model); len(missing) > 0 {
+			kind = "fallback"
+			parts = append(parts, fallbackNote(model, missing, "the value falls back to the default")...)
+		}
 		if f.ContextRejected != "" {
 			parts = append(parts, txt(" (not used here: "+f.ContextRejected+")"))
 		}
-		add("prefill", parts...)
+		add(kind, parts...)
 	}
 
 	if o.Ext != nil && o.Ext.OverwriteListEnumWith != nil {
-		parts := []part{txt("Choices from ")}
-		for i, r := range refPaths(o.Ext.OverwriteListEnumWith) {
-			if i > 0 {
-				parts = append(parts, txt(", "))
-			}
-			parts = append(parts, code(r))
+		expr := o.Ext.OverwriteListEnumWith
+		parts := append([]part{txt("Choices from ")}, codeList(refPaths(expr))...)
+		kind := "choices"
+		if missing := missingRefs(o, expr, model); len(missing) > 0 {
+			kind = "fallback"
+			parts = append(parts, fallbackNote(model, missing, "the choices fall back to listEnum")...)
 		}
-		add("choices", parts...)
+		add(kind, parts...)
 	}
 	if choices := choicesOf(form, f); len(choices) > 0 {
 		parts := []part{txt("One of ")}
@@ -343,6 +396,85 @@ func notesOf(form *schema.Form, f *schema.Field, platform *schema.Platform) []no
 		add("readonly", txt("Read-only"))
 	}
 	return out
+}
+
+// codeList writes paths as code, separated by commas.
+func codeList(paths []string) []part {
+	var out []part
+	for i, p := range paths {
+		if i > 0 {
+			out = append(out, txt(", "))
+		}
+		out = append(out, code(p))
+	}
+	return out
+}
+
+// fallbackNote ends a pre-fill note whose paths the platform's context
+// lacks, as lint's context-path rule reports them.
+func fallbackNote(model *launchcontext.Model, missing []string, then string) []part {
+	parts := []part{txt(" when the context has it; the " + model.Name + " platform's context has no ")}
+	parts = append(parts, codeList(missing)...)
+	return append(parts, txt(", so "+then+" there"))
+}
+
+// missingRefs lists, once each, the context paths of an option's
+// expression that the platform's launch context does not have. It judges
+// them as lint's context-path rule does, with the model's Check: inside the
+// items of an array that maps a context list onto them, a reference may
+// also name a field of the list's elements, and nothing is said of a list
+// whose elements are unknown.
+func missingRefs(o *schema.Option, expr *srcpos.Node, model *launchcontext.Model) []string {
+	if model == nil || expr == nil {
+		return nil
+	}
+	var fields []string
+	if list, mapped := mappedList(o); mapped {
+		refs := launchcontext.Refs(list.Value())
+		if len(refs) != 1 {
+			return nil
+		}
+		keys, known := model.Element(refs[0].Segs)
+		if !known {
+			return nil
+		}
+		fields = keys
+	}
+	var out []string
+	for _, r := range launchcontext.Refs(expr.Value()) {
+		if len(r.Segs) > 0 && slices.Contains(fields, r.Segs[0]) {
+			continue
+		}
+		if ok, _ := model.Check(r.Segs); !ok && !slices.Contains(out, r.Path) {
+			out = append(out, r.Path)
+		}
+	}
+	return out
+}
+
+// mappedList returns the expression of the nearest array whose items
+// hold o, when that array's overwriteDefaultWith may map a context list
+// onto its items.
+func mappedList(o *schema.Option) (*srcpos.Node, bool) {
+	for a := o.Parent; a != nil; a = a.Parent {
+		if a.Items == nil || !under(o, a.Items) {
+			continue
+		}
+		if a.Ext == nil || a.Ext.OverwriteDefaultWith == nil {
+			return nil, false
+		}
+		return a.Ext.OverwriteDefaultWith, true
+	}
+	return nil, false
+}
+
+func under(o, anc *schema.Option) bool {
+	for c := o; c != nil; c = c.Parent {
+		if c == anc {
+			return true
+		}
+	}
+	return false
 }
 
 // sliderConfigNote explains an option that asks for a slider configuration

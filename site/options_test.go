@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/lint"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/slider"
@@ -32,7 +34,7 @@ func noteText(v optionView) string {
 // nvidia.com/gpu from nvidia.com → gpu).
 func rowsByKey(t *testing.T, c *Chart) map[string]optionView {
 	t.Helper()
-	rows, _ := options(c)
+	rows, _ := options(c, contextModels{}.of(c))
 	if len(rows) != len(c.Form.Fields) {
 		t.Fatalf("%d rows for %d fields", len(rows), len(c.Form.Fields))
 	}
@@ -148,7 +150,8 @@ func TestOptionAnchorsNvidiaGPU(t *testing.T) {
 	page := string(readFile(t, filepath.Join(dir, "charts", "jupyter", "index.html")))
 	for _, want := range []string{
 		`<tr class="d2" id="option/resources/limits/nvidia.com~2Fgpu">`,
-		`<a class="opt-link" href="#option/resources/limits/nvidia.com~2Fgpu"><code class="path">resources/limits/nvidia.com/gpu</code></a>`,
+		// The key wraps after a separator only: never inside a word.
+		`<a class="opt-link" href="#option/resources/limits/nvidia.com~2Fgpu"><code class="path">resources/<wbr>limits/<wbr>nvidia.<wbr>com/<wbr>gpu</code></a>`,
 		`<tr class="opt-group d0" id="option/resources">`,
 	} {
 		if !strings.Contains(page, want) {
@@ -219,10 +222,184 @@ func TestRegionSliderConfigByPlatform(t *testing.T) {
 					t.Errorf("notes of resources/limits/cpu hold %q:\n%s", b, got)
 				}
 			}
-			_, formNote := options(c)
+			_, formNote := options(c, contextModels{}.of(c))
 			if regionNote := strings.Contains(formNote, "region"); regionNote != tc.platform.RegionSliders {
 				t.Errorf("form note %q", formNote)
 			}
 		})
+	}
+}
+
+// The page never contradicts the linter: an option pre-filled from a path
+// the target's context lacks is said to fall back to its default, and
+// exactly the options lint's context-path and bare-literal rules report
+// are. On the corpus, the reference platform's context has no ai.*.
+func TestPrefillFallbackAsLintSays(t *testing.T) {
+	for _, name := range []string{"vscode-python", "jupyter-pyspark"} {
+		t.Run(name, func(t *testing.T) {
+			dir := corpusChart(t, name)
+			s, err := schema.Load(filepath.Join(dir, "values.schema.json"), "x-onyxia")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Platform != schema.Onyxia {
+				t.Fatalf("platform %v, want onyxia", s.Platform.Name)
+			}
+			c := &Chart{Schema: s, Form: schema.Compute(s, nil, nil)}
+			rows, _ := options(c, contextModels{}.of(c))
+			fallback := map[string]string{}
+			for _, r := range rows {
+				for _, n := range r.Notes {
+					if n.Kind == "fallback" {
+						fallback[r.Path] = noteText(optionView{Notes: []note{n}})
+					}
+				}
+			}
+
+			cat, err := catalog.Discover(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := lint.Run([]*catalog.Catalog{cat}, lint.Options{
+				Overrides: schema.Overrides{ExtensionKey: "x-onyxia", Platform: "onyxia"},
+				Rules:     []*lint.Rule{lint.RuleContextPath, lint.RuleBareLiteral},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reported := map[string]bool{}
+			for _, f := range res.Findings {
+				reported[f.Option] = true
+			}
+			if len(reported) == 0 {
+				t.Fatal("lint reports no context path on the corpus chart: the test proves nothing")
+			}
+			for p := range reported {
+				if _, ok := fallback[p]; !ok {
+					t.Errorf("lint reports %s, which the page says is pre-filled", p)
+				}
+			}
+			for p, text := range fallback {
+				if !reported[p] {
+					t.Errorf("the page says %s falls back (%q), which lint does not report", p, text)
+				}
+			}
+			want := "Pre-filled from ai.enabled when the context has it; the onyxia platform's context has no ai.enabled, so the value falls back to the default there"
+			if got := fallback["ai/enabled"]; got != want {
+				t.Errorf("ai/enabled: %q, want %q", got, want)
+			}
+			if got := fallback["ai/activeProvider/selectedModel"]; !strings.Contains(got, "Choices from ai.activeProvider.models when the context has it; the onyxia platform's context has no ai.activeProvider.models, so the choices fall back to listEnum there") {
+				t.Errorf("ai/activeProvider/selectedModel: %q", got)
+			}
+			for _, r := range rows {
+				for _, n := range r.Notes {
+					if n.Kind == "prefill" && strings.Contains(noteText(optionView{Notes: []note{n}}), "ai.") {
+						t.Errorf("%s: %q claims a pre-fill the context cannot give", r.Path, noteText(optionView{Notes: []note{n}}))
+					}
+				}
+			}
+		})
+	}
+}
+
+// Inside the items of an array mapped from a context list, a reference may
+// name a field of the list's elements: not a missing path.
+func TestPrefillInMappedItems(t *testing.T) {
+	s := parseSchema(t, `{"type": "object", "properties": {
+  "tolerations": {"type": "array", "default": [], "x-platform": {"overwriteDefaultWith": "region.tolerations"},
+    "items": {"type": "object", "properties": {
+      "key": {"type": "string", "default": "", "x-platform": {"overwriteDefaultWith": "key"}},
+      "bogus": {"type": "string", "default": "", "x-platform": {"overwriteDefaultWith": "{{nothing.here}}"}}
+    }}},
+  "buckets": {"type": "array", "default": [], "x-platform": {"overwriteDefaultWith": "s3_array"},
+    "items": {"type": "object", "properties": {
+      "key": {"type": "string", "default": "", "x-platform": {"overwriteDefaultWith": "AWS_ACCESS_KEY_ID"}},
+      "endpoint": {"type": "string", "default": "", "x-platform": {"overwriteDefaultWith": "{{s3.AWS_S3_ENDPOINT}}"}},
+      "typo": {"type": "string", "default": "", "x-platform": {"overwriteDefaultWith": "AWS_ACCESS_KEY"}}
+    }}},
+  "name": {"type": "string", "default": "", "x-platform": {"overwriteDefaultWith": "{{user.name}}"}}
+}}`)
+	c := &Chart{Schema: s, Form: schema.Compute(s, nil, nil)}
+	model := contextModels{}.of(c)
+	kinds := map[string]string{}
+	rows, _ := options(c, model)
+	for _, r := range rows {
+		for _, n := range r.Notes {
+			if n.Kind == "prefill" || n.Kind == "fallback" {
+				kinds[r.Path] = n.Kind
+			}
+		}
+	}
+	want := map[string]string{
+		"tolerations": "prefill", "tolerations/[]/key": "prefill", "name": "prefill",
+		// s3_array's elements have known fields: a reference is one of
+		// them, or a path of the context, else it finds nothing.
+		"buckets": "prefill", "buckets/[]/key": "prefill", "buckets/[]/endpoint": "prefill", "buckets/[]/typo": "fallback",
+	}
+	// region.tolerations lists elements of free keys: nothing is known of
+	// them, so nothing is said.
+	want["tolerations/[]/bogus"] = "prefill"
+	for p, k := range want {
+		if kinds[p] != k {
+			t.Errorf("%s: note %q, want %q (all: %v)", p, kinds[p], k, kinds)
+		}
+	}
+	// Without a platform, nothing is checked.
+	rows, _ = options(c, nil)
+	for _, r := range rows {
+		for _, n := range r.Notes {
+			if n.Kind == "fallback" {
+				t.Errorf("%s: a fallback note without a platform", r.Path)
+			}
+		}
+	}
+}
+
+func TestWrapParts(t *testing.T) {
+	for in, want := range map[string][]string{
+		"cpu":                             {"cpu"},
+		"resources/limits/nvidia.com/gpu": {"resources/", "limits/", "nvidia.", "com/", "gpu"},
+		"custom/enabled":                  {"custom/", "enabled"},
+		"a/":                              {"a/"},
+		"":                                {""},
+	} {
+		if got := wrapParts(in, keySeparators); !slices.Equal(got, want) || strings.Join(got, "") != in {
+			t.Errorf("wrapParts(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got, want := wrapParts("quay.io/a:1,2", valueSeparators), []string{"quay.", "io/", "a:", "1,", "2"}; !slices.Equal(got, want) {
+		t.Errorf("a value is cut as %q, want %q", got, want)
+	}
+}
+
+// The options reference is cut at each top-level group; top-level options
+// between groups keep their place.
+func TestOptionSections(t *testing.T) {
+	s := parseSchema(t, `{"type": "object", "properties": {
+  "mode": {"type": "string", "default": "a"},
+  "list": {"type": "array", "default": [], "items": {"type": "string"}},
+  "git": {"type": "object", "properties": {"enabled": {"type": "boolean", "default": true}, "sub": {"type": "object", "properties": {"x": {"type": "string"}}}}},
+  "size": {"type": "string", "default": "1"},
+  "s3": {"type": "object", "properties": {"bucket": {"type": "string"}}}
+}}`)
+	rows, _ := options(&Chart{Schema: s, Form: schema.Compute(s, nil, nil)}, nil)
+	var got []string
+	for _, sec := range sections(rows) {
+		var paths []string
+		for _, r := range sec.Rows {
+			paths = append(paths, r.Path)
+		}
+		head := "-"
+		if sec.Group != nil {
+			head = sec.Group.Path
+		}
+		got = append(got, head+": "+strings.Join(paths, " "))
+	}
+	want := []string{"-: mode list list/[]", "git: git/enabled git/sub git/sub/x", "-: size", "s3: s3/bucket"}
+	if !slices.Equal(got, want) {
+		t.Errorf("sections %q, want %q", got, want)
+	}
+	if sections(nil) != nil {
+		t.Error("no rows give sections")
 	}
 }

@@ -51,7 +51,12 @@ type Chart struct {
 	IconFile, IconURL string
 	// README is the chart's README.md (Markdown source), may be empty.
 	README []byte
-	// Changes is the artifacthub.io/changes annotation of the latest version.
+	// Values is the latest version's default values.yaml, may be empty;
+	// the page shows at most MaxValuesSize bytes of it.
+	Values []byte
+	// Changes is the artifacthub.io/changes annotation of the latest
+	// version, shown when Versions[0] has no Changes of its own (a caller
+	// that reads the annotation of the chart's source only).
 	Changes []Change
 	// SourcePath is the chart's folder relative to the catalog repository
 	// root ("charts/jupyter"), for the "contribute" link.
@@ -91,7 +96,23 @@ type Version struct {
 	// URL is the package's address as written in index.yaml (relative to
 	// the site root, or absolute).
 	URL string
+	// Changes is the version's artifacthub.io/changes annotation, for the
+	// changelog.
+	Changes []Change
+	// Dependencies are the version's Chart.yaml dependencies; the page
+	// lists the latest version's.
+	Dependencies []Dependency
 }
+
+// Dependency is one entry of a chart's Chart.yaml dependencies.
+type Dependency struct {
+	// Version is the version constraint ("1.5.x", "~15.2.0").
+	Name, Version, Repository, Condition, Alias string
+}
+
+// MaxValuesSize caps the default values.yaml a chart page shows: a larger
+// file is cut at a line end, and the page says where the whole file is.
+const MaxValuesSize = 64 << 10
 
 // Options of a rendering.
 type Options struct {

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -18,9 +19,22 @@ import (
 	"time"
 
 	"golang.org/x/net/html"
+
+	"github.com/catalogist/catalogist/templates"
 )
 
-const wantCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; base-uri 'none'; form-action 'none'"
+// cspFor is the Content-Security-Policy of a page: images from the site
+// only, and from https hosts too on a page that shows a remote image.
+func cspFor(remoteImages bool) string {
+	img := "img-src 'self' data:"
+	if remoteImages {
+		img += " https:"
+	}
+	return "default-src 'none'; script-src 'self'; style-src 'self'; " + img + "; connect-src 'self'; base-uri 'none'; form-action 'none'"
+}
+
+// wantCSP is the policy of a page without remote images.
+var wantCSP = cspFor(false)
 
 func iconName(t *testing.T, file string) string {
 	t.Helper()
@@ -28,13 +42,31 @@ func iconName(t *testing.T, file string) string {
 	return "icons/" + hex.EncodeToString(sum[:])[:16] + strings.ToLower(filepath.Ext(file))
 }
 
+// embeddedAssets lists the assets/ files of a site rendered with the
+// embedded templates: every embedded file but the templates.
+func embeddedAssets(t *testing.T) []string {
+	t.Helper()
+	entries, err := fs.ReadDir(templates.FS, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if ext := path.Ext(e.Name()); ext != ".html" && ext != ".go" {
+			out = append(out, "assets/"+e.Name())
+		}
+	}
+	return out
+}
+
 func TestRenderFiles(t *testing.T) {
 	dir := render(t, normalCatalog(t), Options{})
-	want := []string{
-		"assets/catalog.js",
-		"assets/default-icon.svg",
-		"assets/icons.js",
-		"assets/style.css",
+	for _, a := range []string{"assets/catalog.js", "assets/copy.js", "assets/options.js", "assets/icons.js", "assets/style.css", "assets/default-icon.svg"} {
+		if !slices.Contains(embeddedAssets(t), a) {
+			t.Errorf("%s is not among the embedded assets", a)
+		}
+	}
+	want := append(embeddedAssets(t),
 		"charts/jupyter/index.html",
 		"charts/postgresql/index.html",
 		"charts/python-base/index.html",
@@ -42,7 +74,7 @@ func TestRenderFiles(t *testing.T) {
 		iconName(t, filepath.Join("testdata", "normal", "icons", "jupyter.svg")),
 		iconName(t, filepath.Join("testdata", "normal", "icons", "vscode.svg")),
 		"index.html",
-	}
+	)
 	slices.Sort(want)
 	if got := siteFiles(t, dir); !slices.Equal(got, want) {
 		t.Errorf("files:\n got %q\nwant %q", got, want)
@@ -53,7 +85,9 @@ func TestRenderFiles(t *testing.T) {
 }
 
 // checkPage applies the rules every page follows: the CSP and referrer
-// meta tags, no inline script or style, no event handler attribute, only
+// meta tags (the CSP allows https images exactly when the page shows one),
+// no inline script (JSON data blocks, which run nothing, aside) or style,
+// scripts from the site's assets only, no event handler attribute, only
 // relative links to the site (which must exist) or http(s)/mailto links
 // with rel="noopener noreferrer" on external anchors, and no dangerous
 // element.
@@ -61,15 +95,19 @@ func checkPage(t *testing.T, dir, page string) *html.Node {
 	t.Helper()
 	doc := parseHTML(t, readFile(t, filepath.Join(dir, page)))
 	var csp, referrer int
+	var policy string
+	remote := false
 	walk(doc, func(n *html.Node) {
 		where := page + ": <" + n.Data + ">"
 		switch n.Data {
+		case "img":
+			if src, _ := attr(n, "src"); strings.HasPrefix(src, "https:") {
+				remote = true
+			}
 		case "meta":
 			if v, _ := attr(n, "http-equiv"); strings.EqualFold(v, "Content-Security-Policy") {
 				csp++
-				if c, _ := attr(n, "content"); c != wantCSP {
-					t.Errorf("%s: CSP %q, want %q", where, c, wantCSP)
-				}
+				policy, _ = attr(n, "content")
 			}
 			if v, _ := attr(n, "http-equiv"); strings.EqualFold(v, "refresh") {
 				t.Errorf("%s: meta refresh", where)
@@ -82,11 +120,14 @@ func checkPage(t *testing.T, dir, page string) *html.Node {
 			}
 		case "script":
 			src, ok := attr(n, "src")
+			if typ, _ := attr(n, "type"); !ok && strings.EqualFold(typ, "application/json") {
+				break // data, which no browser runs
+			}
 			if !ok || textOf(n) != "" {
 				t.Errorf("%s: inline script %q", where, textOf(n))
 			}
-			if b := path.Base(src); b != "catalog.js" && b != "icons.js" {
-				t.Errorf("%s: script %q", where, src)
+			if p := path.Join(path.Dir(page), src); path.Dir(p) != "assets" || path.Ext(p) != ".js" {
+				t.Errorf("%s: script %q is not one of the site's assets", where, src)
 			}
 		case "style", "iframe", "object", "embed", "form", "base", "frame", "frameset", "svg", "math", "template":
 			t.Errorf("%s: element not allowed", where)
@@ -107,6 +148,9 @@ func checkPage(t *testing.T, dir, page string) *html.Node {
 	})
 	if csp != 1 || referrer != 1 {
 		t.Errorf("%s: %d CSP and %d referrer meta tags, want 1 each", page, csp, referrer)
+	}
+	if want := cspFor(remote); policy != want {
+		t.Errorf("%s: CSP %q, want %q", page, policy, want)
 	}
 	return doc
 }
@@ -176,7 +220,9 @@ func TestRenderNormalPages(t *testing.T) {
 		`href="charts/jupyter/index.html"`,
 		`href="assets/style.css"`,
 		`<script src="assets/catalog.js" defer></script>`,
-		`data-keyword="gpu"`,
+		// Chips for the keywords two cards share, and only those.
+		`data-keyword="python"`,
+		`data-keyword="ide"`,
 		`<span class="badge">v1.4.0</span>`,
 		`src="` + iconName(t, filepath.Join("testdata", "normal", "icons", "jupyter.svg")) + `"`,
 		`src="` + unreachableIcon + `"`, // replaced by the default icon when it fails to load
@@ -188,8 +234,13 @@ func TestRenderNormalPages(t *testing.T) {
 			t.Errorf("index.html lacks %s", want)
 		}
 	}
+	for _, bad := range []string{`data-keyword="gpu"`, `data-keyword="database"`, `data-keyword="library"`} {
+		if strings.Contains(index, bad) {
+			t.Errorf("index.html holds the chip %s of a keyword one card has", bad)
+		}
+	}
 	doc := parseHTML(t, []byte(index))
-	cards := find(doc, func(n *html.Node) bool { _, ok := attr(n, "data-card"); return ok })
+	cards := find(doc, isCard)
 	var names []string
 	for _, c := range cards {
 		if _, hidden := attr(c, "hidden"); hidden {
@@ -218,8 +269,8 @@ func TestRenderNormalPages(t *testing.T) {
 		`href="https://github.com/example-org/catalog-ide/blob/main/charts/jupyter/values.schema.json" rel="nofollow noopener noreferrer"`,
 		`<a href="#resources">changelog</a>`,
 		// Options: slash paths, effective defaults from the form, bounds.
-		`<code class="path">resources/requests/cpu</code>`,
-		`<code>500m</code><span class="opt-source">from region.resources.cpuRequest</span>`,
+		`<code class="path">resources/<wbr>requests/<wbr>cpu</code>`,
+		`<code>500m</code><span class="opt-source">from region.<wbr>resources.<wbr>cpuRequest</span>`,
 		`Slider <code>100m – 8000m, step 100m</code> (unit <code>m</code>)`,
 		`Bounds from the region (slider configuration <code>cpu</code>); the chart&#39;s own are <code>100m – 16000m, step 100m</code>`,
 		`Lower end (guaranteed) of the range <code>cpu</code>`,
@@ -227,14 +278,14 @@ func TestRenderNormalPages(t *testing.T) {
 		`Slider <code>0 – 2, step 1</code>`, // GPU, region
 		`Slider <code>1Gi – 50Gi, step 1Gi</code> (unit <code>Gi</code>)`,
 		`Bounds from the catalog (slider configuration <code>disk</code>)`,
-		`Hidden when <code>persistence/enabled</code> is <code>false</code>`,
-		`Hidden when <code>git/enabled</code> is <code>false</code>`,
-		`Hidden when <code>git/repository</code> is <code>&#34;&#34;</code> (hidden with the defaults)`,
+		`Hidden when <code>persistence/<wbr>enabled</code> is <code>false</code>`,
+		`Hidden when <code>git/<wbr>enabled</code> is <code>false</code>`,
+		`Hidden when <code>git/<wbr>repository</code> is <code>&#34;&#34;</code> (hidden with the defaults)`,
 		`Always hidden`,
-		`Pre-filled from <code>user.name</code>`,
-		`Pre-filled from <code>user.email</code></li>`,
-		`Pre-filled from <code>project.password</code>`,
-		`<code>user.idep</code>, <code>project.id</code>`,
+		`Pre-filled from <code>user.<wbr>name</code>`,
+		`Pre-filled from <code>user.<wbr>email</code></li>`,
+		`Pre-filled from <code>project.<wbr>password</code>`,
+		`<code>user.<wbr>idep</code>, <code>project.<wbr>id</code>`,
 		`One of <code>lab</code>, <code>notebook</code>`,
 		`<code>true</code>`, // boolean default, JSON
 		// Versions: UTC dates, short digests with the full one in a title, links.
@@ -307,9 +358,15 @@ func TestRenderHostile(t *testing.T) {
 			}
 		})
 		raw := string(readFile(t, filepath.Join(dir, p)))
-		for _, bad := range []string{"<script>", "<img src=x", "<iframe", "onerror=\"", "<svg", "<details", "<base", "<form"} {
+		for _, bad := range []string{"<script>", "<img src=x", "<iframe", "onerror=\"", "<svg", "<base", "<form"} {
 			if strings.Contains(raw, bad) {
 				t.Errorf("%s holds %q unescaped", p, bad)
+			}
+		}
+		// The only folds are the page's own.
+		for _, d := range find(doc, func(n *html.Node) bool { return n.Data == "details" }) {
+			if id, _ := attr(d, "id"); id != "chart-readme" && id != "chart-values" {
+				t.Errorf("%s holds a <details id=%q> of the hostile content", p, id)
 			}
 		}
 	}
@@ -328,7 +385,7 @@ func TestRenderHostile(t *testing.T) {
 		t.Errorf("card descriptions %q lack the hostile text", descs)
 	}
 	var tags []string
-	for _, n := range find(index, func(n *html.Node) bool { return hasClass(n, "tag") }) {
+	for _, n := range find(index, isKeyword) {
 		tags = append(tags, textOf(n))
 	}
 	if !slices.Contains(tags, "<script>window.__pwned=1;alert(1)</script>") {
@@ -417,7 +474,7 @@ func TestMarkdownSanitize(t *testing.T) {
 	md := newMarkdown()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			out, err := renderMarkdown(md, []byte(c.src), tree, true)
+			out, _, err := renderMarkdown(md, []byte(c.src), tree, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -435,7 +492,7 @@ func TestMarkdownSanitize(t *testing.T) {
 	}
 	// Without a known repository, relative links are dropped (they would
 	// be broken on the site).
-	out, err := renderMarkdown(md, []byte("[values](values.yaml)"), sourceTree{}, false)
+	out, _, err := renderMarkdown(md, []byte("[values](values.yaml)"), sourceTree{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -693,7 +750,7 @@ func TestTemplateOverride(t *testing.T) {
 		t.Error("a non-asset file was copied")
 	}
 	index := string(readFile(t, filepath.Join(dir, "index.html")))
-	for _, want := range []string{`<p class="custom">&lt;b&gt;Custom&lt;/b&gt; has 3 charts</p>`, `<p class="extra">extra partial</p>`, wantCSP} {
+	for _, want := range []string{`<p class="custom">&lt;b&gt;Custom&lt;/b&gt; has 3 charts</p>`, `<p class="extra">extra partial</p>`, cspFor(true)} {
 		if !strings.Contains(index, want) {
 			t.Errorf("overridden index lacks %s", want)
 		}
@@ -767,7 +824,7 @@ func TestShellWord(t *testing.T) {
 func TestLibraryChart(t *testing.T) {
 	dir := render(t, normalCatalog(t), Options{})
 	index := parseHTML(t, readFile(t, filepath.Join(dir, "index.html")))
-	for _, c := range find(index, func(n *html.Node) bool { _, ok := attr(n, "data-card"); return ok }) {
+	for _, c := range find(index, isCard) {
 		if name, _ := attr(c, "data-name"); name == "python-base" {
 			t.Error("the library chart has a card")
 		}
@@ -826,7 +883,300 @@ func TestLibraryChart(t *testing.T) {
 	cat := normalCatalog(t)
 	cat.Charts = slices.DeleteFunc(cat.Charts, func(c *Chart) bool { return !c.Library })
 	only := string(readFile(t, filepath.Join(render(t, cat, Options{}), "index.html")))
-	if !strings.Contains(only, "This catalog has no charts to launch, only library charts.") || strings.Contains(only, "data-card") {
+	if !strings.Contains(only, "This catalog has no charts to launch, only library charts.") || strings.Contains(only, `<li class="card`) {
 		t.Error("an index of library charts only does not say so")
+	}
+}
+
+// idsInOrder lists the ids of the element children of n.
+func childIDs(n *html.Node) []string {
+	var out []string
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			id, _ := attr(c, "id")
+			out = append(out, c.Data+"#"+id)
+		}
+	}
+	return out
+}
+
+func byID(t *testing.T, doc *html.Node, id string) *html.Node {
+	t.Helper()
+	found := find(doc, func(n *html.Node) bool { v, _ := attr(n, "id"); return v == id })
+	if len(found) != 1 {
+		t.Fatalf("%d elements with id %q, want 1", len(found), id)
+	}
+	return found[0]
+}
+
+// The main column of a chart page starts with the live form (the
+// "chart-form" partial, called with the chart), then the install snippets,
+// then the README and the default values folded: the options are no
+// longer below a README's length. A library chart, never launched, has no
+// form.
+func TestChartPageOrder(t *testing.T) {
+	tmpl := t.TempDir()
+	hook := `{{define "chart-form"}}<section id="form-hook" data-chart="{{.Name}}" data-root="{{.Root}}"></section>{{end}}`
+	if err := os.WriteFile(filepath.Join(tmpl, "form.html"), []byte(hook), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := render(t, normalCatalog(t), Options{Templates: tmpl})
+	doc := checkPage(t, dir, "charts/jupyter/index.html")
+	main := find(doc, func(n *html.Node) bool { return hasClass(n, "chart-main") })
+	if len(main) != 1 {
+		t.Fatalf("%d main columns", len(main))
+	}
+	want := []string{"section#form-hook", "section#chart-install", "details#chart-readme", "details#chart-values"}
+	if got := childIDs(main[0]); !slices.Equal(got, want) {
+		t.Errorf("main column %q, want %q", got, want)
+	}
+	form := byID(t, doc, "form-hook")
+	if name, _ := attr(form, "data-chart"); name != "jupyter" {
+		t.Errorf("the form partial is given the chart %q", name)
+	}
+	if root, _ := attr(form, "data-root"); root != "../../" {
+		t.Errorf("the form partial is given the root %q", root)
+	}
+	for _, id := range []string{"chart-readme", "chart-values"} {
+		d := byID(t, doc, id)
+		if _, open := attr(d, "open"); open {
+			t.Errorf("%s is not folded", id)
+		}
+		sums := find(d, func(n *html.Node) bool { return n.Data == "summary" })
+		if len(sums) != 1 {
+			t.Errorf("%s has %d summaries", id, len(sums))
+		}
+	}
+	if got := strings.TrimSpace(textOf(find(byID(t, doc, "chart-readme"), func(n *html.Node) bool { return n.Data == "summary" })[0])); got != "README" {
+		t.Errorf("README summary %q", got)
+	}
+	lib := checkPage(t, dir, "charts/python-base/index.html")
+	if hooks := find(lib, func(n *html.Node) bool { id, _ := attr(n, "id"); return id == "form-hook" }); len(hooks) != 0 {
+		t.Error("the library chart's page calls the form")
+	}
+}
+
+// The changelog lists every version that has changes, newest first; the
+// latest takes the chart's own changes when its index entry has none.
+func TestChangelog(t *testing.T) {
+	dir := render(t, normalCatalog(t), Options{})
+	doc := checkPage(t, dir, "charts/jupyter/index.html")
+	log := byID(t, doc, "chart-changelog")
+	var got []string
+	for _, r := range find(log, func(n *html.Node) bool { return hasClass(n, "release") }) {
+		h := find(r, func(n *html.Node) bool { return n.Data == "h3" })
+		var items []string
+		for _, li := range find(r, func(n *html.Node) bool { return n.Data == "li" && n.Parent != nil && hasClass(n.Parent, "changes") }) {
+			items = append(items, strings.Join(strings.Fields(textOf(li)), " "))
+		}
+		got = append(got, strings.Join(strings.Fields(textOf(h[0])), " ")+": "+strings.Join(items, " | "))
+	}
+	want := []string{
+		"v1.4.0 latest 2026-03-03: added GPU slider bounded by the region's gpu configuration | changed JupyterLab 4.2.5 images by default | fixed The git branch is no longer asked for when no repository is set Pull request #42 | security The notebook token is stored in a Secret",
+		"v1.3.2 2026-01-20: fixed The token is no longer written to the logs",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("changelog:\n got %q\nwant %q", got, want)
+	}
+
+	// An entry's own changes win over the chart's.
+	cat := &Catalog{Name: "c", Charts: []*Chart{{
+		Name:    "a",
+		Changes: []Change{{Description: "from the source"}},
+		Versions: []Version{
+			{Version: "2.0.0", Changes: []Change{{Kind: "removed", Description: "from the index"}}},
+			{Version: "1.0.0"},
+		},
+	}, {Name: "unreleased", Changes: []Change{{Description: "coming"}}}, {Name: "quiet", Versions: []Version{{Version: "1.0.0"}}}}}
+	out := render(t, cat, Options{})
+	page := string(readFile(t, filepath.Join(out, "charts", "a", "index.html")))
+	if !strings.Contains(page, "from the index") || strings.Contains(page, "from the source") {
+		t.Error("the latest version's own changes do not win over the chart's")
+	}
+	if page := string(readFile(t, filepath.Join(out, "charts", "unreleased", "index.html"))); !strings.Contains(page, "Not released yet") || !strings.Contains(page, "coming") {
+		t.Error("the changes of a chart without a version are not shown")
+	}
+	if page := string(readFile(t, filepath.Join(out, "charts", "quiet", "index.html"))); strings.Contains(page, "chart-changelog") {
+		t.Error("a chart without changes has a changelog")
+	}
+}
+
+// The latest version's dependencies are listed; one that is a chart of
+// this catalog (from its folder or its published address) links to its
+// page, others say where they come from.
+func TestDependencies(t *testing.T) {
+	dir := render(t, normalCatalog(t), Options{})
+	doc := checkPage(t, dir, "charts/jupyter/index.html")
+	deps := byID(t, doc, "chart-dependencies")
+	var got []string
+	for _, li := range find(deps, func(n *html.Node) bool { return n.Data == "li" }) {
+		href := ""
+		for _, a := range find(li, func(n *html.Node) bool { return n.Data == "a" }) {
+			h, _ := attr(a, "href")
+			href += " <" + h + ">"
+		}
+		got = append(got, strings.Join(strings.Fields(textOf(li)), " ")+href)
+	}
+	want := []string{
+		"python-base 0.4.x from this catalog <../../charts/python-base/index.html>",
+		"postgresql ~15.2.0 as db from oci://registry.example.org/charts when postgresql.enabled is true",
+		"vscode 2.1.0 from https://charts.example.org/other <https://charts.example.org/other>",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("dependencies:\n got %q\nwant %q", got, want)
+	}
+
+	b := &renderer{cat: &Catalog{RepoURL: normalRepo}}
+	for repo, same := range map[string]bool{
+		"file://../python-base": true, "FILE://../x": true, normalRepo: true, normalRepo + "/": true,
+		"": false, "https://example-org.github.io/catalog-ide-2": false, "oci://example-org.github.io/catalog-ide": false, "@ide": false,
+	} {
+		if got := b.sameRepository(repo); got != same {
+			t.Errorf("sameRepository(%q) = %v", repo, got)
+		}
+	}
+	if (&renderer{cat: &Catalog{}}).sameRepository("") {
+		t.Error("an empty repository is the catalog's when its address is unknown")
+	}
+}
+
+// The default values.yaml is shown as text, folded and copyable, cut at a
+// line end beyond MaxValuesSize.
+func TestDefaultValues(t *testing.T) {
+	dir := render(t, normalCatalog(t), Options{})
+	doc := checkPage(t, dir, "charts/jupyter/index.html")
+	values := byID(t, doc, "chart-values")
+	pres := find(values, func(n *html.Node) bool { return n.Data == "pre" && hasClass(n, "snippet") })
+	if len(pres) != 1 {
+		t.Fatalf("%d snippets in the default values", len(pres))
+	}
+	if got, want := textOf(pres[0]), string(readFile(t, filepath.Join("testdata", "normal", "charts", "jupyter", "values.yaml"))); got != want {
+		t.Errorf("default values %q, want the file %q", got, want)
+	}
+	if strings.Contains(textOf(values), "Only its beginning") {
+		t.Error("a small values.yaml is said to be cut")
+	}
+	if page := string(readFile(t, filepath.Join(dir, "charts", "postgresql", "index.html"))); strings.Contains(page, "chart-values") {
+		t.Error("a chart without values.yaml shows default values")
+	}
+
+	line := "key: " + strings.Repeat("v", 90) + "\n"
+	big := []byte(strings.Repeat(line, MaxValuesSize/len(line)+10))
+	text, cut := valuesText(big)
+	if !cut || len(text) > MaxValuesSize || !strings.HasSuffix(text, "\n") || len(text)%len(line) != 0 {
+		t.Errorf("a large values.yaml is cut to %d bytes (cut %v), not at a line end", len(text), cut)
+	}
+	if text, cut := valuesText([]byte("a: \xff\n")); cut || text != "a: \uFFFD\n" {
+		t.Errorf("invalid UTF-8 gives %q", text)
+	}
+	out := render(t, &Catalog{Name: "c", Charts: []*Chart{{Name: "big", Values: big}}}, Options{})
+	if page := string(readFile(t, filepath.Join(out, "charts", "big", "index.html"))); !strings.Contains(page, "Only its beginning is shown") {
+		t.Error("a cut values.yaml is not said to be cut")
+	}
+}
+
+// A page allows remote images only when it shows one: an https icon, or a
+// README image from another host (relative README images are the catalog
+// repository's). Every page lets scripts fetch from the site.
+func TestPageCSP(t *testing.T) {
+	cat := &Catalog{Name: "c", Source: normalSource, Charts: []*Chart{
+		{Name: "plain", README: []byte("# Plain\n\nNo image.")},
+		{Name: "remote-icon", IconURL: "https://example.org/icon.svg"},
+		{Name: "remote-image", README: []byte("![shot](https://img.example.org/shot.png)")},
+		{Name: "repo-image", README: []byte("![shot](docs/shot.png)"), SourcePath: "charts/repo-image"},
+		{Name: "http-image", README: []byte("![shot](http://img.example.org/shot.png)")},
+		{Name: "bad-image", README: []byte("![shot](javascript:alert(1))")},
+	}}
+	// The index shows no icon of a library chart.
+	lib := &Catalog{Name: "c", Charts: []*Chart{{Name: "lib", Library: true, IconURL: "https://example.org/lib.svg"}, {Name: "app"}}}
+	if got := csp2(t, render(t, lib, Options{})); got != wantCSP {
+		t.Errorf("an index whose only remote icon is a library chart's: CSP %q", got)
+	}
+	dir := render(t, cat, Options{})
+	csp := func(page string) string {
+		doc := checkPage(t, dir, page)
+		for _, m := range find(doc, func(n *html.Node) bool { v, _ := attr(n, "http-equiv"); return v == "Content-Security-Policy" }) {
+			c, _ := attr(m, "content")
+			return c
+		}
+		return ""
+	}
+	for page, remote := range map[string]bool{
+		"index.html":                     true,
+		"charts/plain/index.html":        false,
+		"charts/remote-icon/index.html":  true,
+		"charts/remote-image/index.html": true,
+		"charts/repo-image/index.html":   true,
+		"charts/http-image/index.html":   false,
+		"charts/bad-image/index.html":    false,
+	} {
+		if got := csp(page); got != cspFor(remote) {
+			t.Errorf("%s: CSP %q, want %q", page, got, cspFor(remote))
+		}
+	}
+	// An image over http would be blocked: its alternative text is shown.
+	if page := string(readFile(t, filepath.Join(dir, "charts", "http-image", "index.html"))); strings.Contains(page, "img.example.org") || !strings.Contains(page, "<p>shot</p>") {
+		t.Error("an http README image is not replaced by its text")
+	}
+	cat.Charts = cat.Charts[:1]
+	if got := csp2(t, render(t, cat, Options{})); got != wantCSP {
+		t.Errorf("an index without remote icons: CSP %q", got)
+	}
+}
+
+func csp2(t *testing.T, dir string) string {
+	t.Helper()
+	doc := checkPage(t, dir, "index.html")
+	for _, m := range find(doc, func(n *html.Node) bool { v, _ := attr(n, "http-equiv"); return v == "Content-Security-Policy" }) {
+		c, _ := attr(m, "content")
+		return c
+	}
+	return ""
+}
+
+// Filter chips are the keywords two or more launchable charts share
+// (whatever their case); every card still lists all of its keywords.
+func TestKeywordChips(t *testing.T) {
+	cat := &Catalog{Name: "c", Charts: []*Chart{
+		{Name: "a", Keywords: []string{"Data", "gpu", " solo "}},
+		{Name: "b", Keywords: []string{"data", "GPU", "gpu"}},
+		{Name: "c", Keywords: []string{"lib"}},
+		{Name: "d", Keywords: []string{"lib"}, Library: true},
+	}}
+	dir := render(t, cat, Options{})
+	doc := checkPage(t, dir, "index.html")
+	var chips []string
+	for _, n := range find(doc, func(n *html.Node) bool { _, ok := attr(n, "data-keyword"); return ok }) {
+		k, _ := attr(n, "data-keyword")
+		chips = append(chips, k+"="+strings.Join(strings.Fields(textOf(n)), " "))
+	}
+	if want := []string{"data=Data 2", "gpu=gpu 2"}; !slices.Equal(chips, want) {
+		t.Errorf("chips %q, want %q", chips, want)
+	}
+	var tags []string
+	for _, n := range find(doc, isKeyword) {
+		tags = append(tags, textOf(n))
+	}
+	if want := []string{"Data", "gpu", "solo", "data", "GPU", "lib"}; !slices.Equal(tags, want) {
+		t.Errorf("card keywords %q, want %q", tags, want)
+	}
+}
+
+// The index of a catalog of 500 charts stays small: cards carry each
+// text once.
+func TestLargeIndexSize(t *testing.T) {
+	cat := generatedCatalog(500)
+	if len(cat.Charts) != 500 {
+		t.Fatalf("%d charts generated", len(cat.Charts))
+	}
+	dir := render(t, cat, Options{})
+	data := readFile(t, filepath.Join(dir, "index.html"))
+	t.Logf("index of 500 charts: %d bytes", len(data))
+	if len(data) > 300<<10 {
+		t.Errorf("index of 500 charts: %d bytes, want under 300 KiB", len(data))
+	}
+	doc := checkPage(t, dir, "index.html")
+	if cards := find(doc, isCard); len(cards) != 500 {
+		t.Errorf("%d cards", len(cards))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/catalogist/catalogist/builder"
 	"github.com/catalogist/catalogist/lint"
@@ -65,11 +66,17 @@ output errors, another build running with --no-wait included.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opt.Out, "out", "", "output directory, replaced as a whole when the build succeeds (required)")
+	fl.BoolVar(&opt.NoWait, "no-wait", false, "fail rather than wait when another build into --out is running")
+	addBuildFlags(fl, &opt, &verbose)
+	return cmd
+}
+
+// addBuildFlags declares what a build is made of, for build and serve.
+func addBuildFlags(fl *pflag.FlagSet, opt *builder.Options, verbose *bool) {
 	fl.StringVar(&opt.BaseURL, "base-url", "", "absolute URL the repository is published at: makes package URLs absolute (default: catalog.yaml baseURL, else relative URLs)")
 	fl.StringVar(&opt.Merge, "merge", "", "currently published index to merge: index.yaml file, directory or URL")
 	fl.BoolVar(&opt.Prune, "prune", false, "with --merge, drop published versions that are no longer in the sources")
 	fl.BoolVar(&opt.MergeOptional, "merge-optional", false, "with --merge, take a missing published index (404 or 410, no such file) as empty: the first publication")
-	fl.BoolVar(&opt.NoWait, "no-wait", false, "fail rather than wait when another build into --out is running")
 	fl.StringVar(&opt.RegionFile, "region", "", "region file whose bounds lint checks and the pages show")
 	fl.StringVar(&opt.RegionID, "region-id", "", "region to pick from a regions.json with several regions")
 	fl.StringVar(&opt.Templates, "templates", "", "directory of templates overriding the embedded ones by file name")
@@ -77,30 +84,43 @@ output errors, another build running with --no-wait included.`,
 	fl.StringVar(&opt.ExtensionKey, "extension-key", "", `schema extension key (default "x-platform", or extensionKey in catalog.yaml)`)
 	addSchemaFlags(fl, &opt.Platform, &opt.SchemaRegistry)
 	fl.StringVar(&opt.CacheDir, "cache-dir", "", "cache of dependencies fetched from other repositories (default: the user cache directory)")
-	fl.BoolVarP(&verbose, "verbose", "v", false, "print how long each step took")
+	fl.BoolVarP(verbose, "verbose", "v", false, "print how long each step took")
 	fl.StringVar(&opt.LintFormat, "format", "", "format of the lint report: text, json, github or sarif")
-	return cmd
+}
+
+// checkBuildFlags checks the flags addBuildFlags declares, before anything
+// starts.
+func checkBuildFlags(opt builder.Options) error {
+	if opt.LintFormat != "" && !validFormat(opt.LintFormat) {
+		return fmt.Errorf("unknown format %q (known: %s)", opt.LintFormat, strings.Join(lint.Formats, ", "))
+	}
+	if opt.RegionID != "" && opt.RegionFile == "" {
+		return errors.New("--region-id needs --region")
+	}
+	if opt.Prune && opt.Merge == "" {
+		return errors.New("--prune needs --merge: there is no published index to prune")
+	}
+	if opt.MergeOptional && opt.Merge == "" {
+		return errors.New("--merge-optional needs --merge: it says the published index may not exist yet")
+	}
+	// The registry directories are read once, by the build; the other schema
+	// settings are checked as lint checks them, before anything starts.
+	_, err := schemaOverrides(opt.ExtensionKey, opt.Platform, nil)
+	return err
+}
+
+// writeSteps prints how long each step of a build took (-v).
+func writeSteps(w io.Writer, steps []builder.StepTime) {
+	for _, s := range steps {
+		fmt.Fprintf(w, "%-12s %8.1f ms\n", s.Name, float64(s.Took.Microseconds())/1000)
+	}
 }
 
 func runBuild(ctx context.Context, stdout, stderr io.Writer, opt builder.Options, verbose bool) error {
 	if opt.Out == "" {
 		return usageError(errors.New("--out is required: the directory to write the repository and the site into"))
 	}
-	if opt.LintFormat != "" && !validFormat(opt.LintFormat) {
-		return usageError(fmt.Errorf("unknown format %q (known: %s)", opt.LintFormat, strings.Join(lint.Formats, ", ")))
-	}
-	if opt.RegionID != "" && opt.RegionFile == "" {
-		return usageError(errors.New("--region-id needs --region"))
-	}
-	if opt.Prune && opt.Merge == "" {
-		return usageError(errors.New("--prune needs --merge: there is no published index to prune"))
-	}
-	if opt.MergeOptional && opt.Merge == "" {
-		return usageError(errors.New("--merge-optional needs --merge: it says the published index may not exist yet"))
-	}
-	// The registry directories are read once, by the build; the other schema
-	// settings are checked as lint checks them, before anything starts.
-	if _, err := schemaOverrides(opt.ExtensionKey, opt.Platform, nil); err != nil {
+	if err := checkBuildFlags(opt); err != nil {
 		return usageError(err)
 	}
 	opt.Log = stderr
@@ -115,9 +135,7 @@ func runBuild(ctx context.Context, stdout, stderr io.Writer, opt builder.Options
 		return usageError(err)
 	}
 	if verbose {
-		for _, s := range res.Steps {
-			fmt.Fprintf(stderr, "%-12s %8.1f ms\n", s.Name, float64(s.Took.Microseconds())/1000)
-		}
+		writeSteps(stderr, res.Steps)
 	}
 	_, warns := res.Lint.Count()
 	fmt.Fprintf(stdout, "built %d chart(s) into %s: %d packaged, %d unchanged, %d carried from the published index, %d lint warning(s)\n",

@@ -729,7 +729,7 @@ func TestBuildSchemaFlags(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("build with --schema-registry: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if p := page(); !strings.Contains(p, `<code class="path">git/registryName</code>`) || strings.Contains(p, "inlineName") ||
+	if p := page(); !strings.Contains(p, `<code class="path">git/<wbr>registryName</code>`) || strings.Contains(p, "inlineName") ||
 		!strings.Contains(p, "on the onyxia platform useRegionSliderConfig is ignored") {
 		t.Errorf("the page does not show the registry's option as the onyxia platform does:\n%s", p)
 	}
@@ -744,7 +744,7 @@ func TestBuildSchemaFlags(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("build without a registry: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	if p := page(); !strings.Contains(p, `<code class="path">git/inlineName</code>`) || strings.Contains(p, "registryName") {
+	if p := page(); !strings.Contains(p, `<code class="path">git/<wbr>inlineName</code>`) || strings.Contains(p, "registryName") {
 		t.Errorf("without --schema-registry the page does not show the inline option:\n%s", p)
 	}
 
@@ -971,7 +971,7 @@ func TestFormVectorsCLI(t *testing.T) {
 	for _, w := range dirs {
 		dir := filepath.Dir(w)
 		var c struct {
-			Platform, ExtensionKey string
+			Platform, ExtensionKey, Schema string
 		}
 		data, err := os.ReadFile(filepath.Join(dir, "case.yaml"))
 		if err != nil || yaml.Unmarshal(data, &c) != nil {
@@ -981,7 +981,7 @@ func TestFormVectorsCLI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		kind := fmt.Sprint(c.Platform, c.ExtensionKey, exists(filepath.Join(dir, "context.yaml")), exists(filepath.Join(dir, "region.yaml")),
+		kind := fmt.Sprint(c.Platform, c.ExtensionKey, c.Schema != "", exists(filepath.Join(dir, "context.yaml")), exists(filepath.Join(dir, "region.yaml")),
 			exists(filepath.Join(dir, "registry")), strings.Contains(string(wantData), `"opens": true`))
 		if seen[kind] {
 			continue
@@ -993,7 +993,12 @@ func TestFormVectorsCLI(t *testing.T) {
 			if !exists(profile) {
 				profile = empty
 			}
-			args := []string{filepath.Join(dir, "values.schema.json"), "--show-secrets", "--extension-key", cmp.Or(c.ExtensionKey, "x-onyxia"), "--profile", profile}
+			schemaFile := filepath.Join(dir, "values.schema.json")
+			if c.Schema != "" {
+				// A chart outside the project, read in place.
+				schemaFile = filepath.Join(dir, filepath.FromSlash(c.Schema))
+			}
+			args := []string{schemaFile, "--show-secrets", "--extension-key", cmp.Or(c.ExtensionKey, "x-onyxia"), "--profile", profile}
 			if c.Platform != "" {
 				args = append(args, "--platform", c.Platform)
 			}

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"encoding/json"
 	"html"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/catalogist/catalogist/internal/repotest"
 	"github.com/catalogist/catalogist/internal/tooltest"
@@ -89,7 +93,33 @@ func TestSiteSnippetsWork(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, cmd := range snippetCommands(t, string(data)) {
+				// The form's commands take the values.yaml it offers:
+				// here the full document of the embedded form model.
+				valuesFile := filepath.Join(filepath.Dir(page), "values.yaml")
+				if m := formModelRe.FindSubmatch(data); m != nil {
+					var model struct{ Values map[string]any }
+					if err := json.Unmarshal(m[1], &model); err != nil {
+						t.Fatalf("%s: form model: %v", page, err)
+					}
+					doc, err := yaml.Marshal(model.Values)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(valuesFile, doc, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				cmds := snippetCommands(t, string(data))
+				// The repository is added first, whatever the order of the
+				// snippets on the page.
+				slices.SortStableFunc(cmds, func(a, b []string) int { return repoFirst(a) - repoFirst(b) })
+				for _, cmd := range cmds {
+					for i := range cmd {
+						if cmd[i] == "values.yaml" && i > 0 && cmd[i-1] == "-f" {
+							cmd[i] = valuesFile
+							ran["-f values.yaml"]++
+						}
+					}
 					name := cmd[0] + " " + cmd[1]
 					ran[name]++
 					switch name {
@@ -112,9 +142,21 @@ func TestSiteSnippetsWork(t *testing.T) {
 					}
 				}
 			}
-			if ran["helm install"] == 0 || ran["catalogist launch"] != ran["helm install"] || ran["helm repo"] < ran["helm install"] {
+			// Each launchable chart's page: one helm repo add, helm install
+			// and catalogist launch, and the form's two with -f values.yaml.
+			if ran["helm repo"] == 0 || ran["helm install"] != 2*ran["helm repo"] || ran["catalogist launch"] != ran["helm install"] || ran["-f values.yaml"] != ran["helm install"] {
 				t.Errorf("snippets run: %v; want a helm repo add, a helm install and a catalogist launch on each page of a launchable chart", ran)
 			}
 		})
 	}
+}
+
+// formModelRe finds the form model a chart page embeds.
+var formModelRe = regexp.MustCompile(`(?s)<script type="application/json" id="form-model">(.*?)</script>`)
+
+func repoFirst(cmd []string) int {
+	if len(cmd) > 1 && cmd[0] == "helm" && cmd[1] == "repo" {
+		return 0
+	}
+	return 1
 }

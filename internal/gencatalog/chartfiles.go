@@ -13,7 +13,6 @@ func (g *chartGen) chartYAML(version string) []byte {
 	fmt.Fprintf(&b, "type: application\n")
 	fmt.Fprintf(&b, "version: %s\n", version)
 	fmt.Fprintf(&b, "appVersion: %q\n", g.tags[0])
-	fmt.Fprintf(&b, "icon: https://assets.example.org/catalog-icons/%s.svg\n", g.f.tool)
 	fmt.Fprintf(&b, "home: %s\n", g.f.home)
 	b.WriteString("keywords:\n")
 	for _, k := range g.keywords() {

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -24,6 +25,8 @@ func ChartName(i int) string { return fmt.Sprintf("chart-%03d", i) }
 // Write writes a catalog of n charts into dir:
 //
 //	dir/catalog.yaml
+//	dir/icons/chart-NNN.svg (the icon of the tool it packages: an icon of
+//	  the catalog, not a remote one, so that builds never go to the network)
 //	dir/charts/chart-NNN/{Chart.yaml, values.yaml, values.schema.json, README.md}
 //	dir/charts/chart-NNN/templates/{deployment.yaml, _helpers.tpl}
 //
@@ -33,7 +36,7 @@ func Write(dir string, n int) error {
 		return errors.New("gencatalog: negative chart count")
 	}
 	for i := range n {
-		files, err := chartFiles(i)
+		files, tool, err := chartFiles(i)
 		if err != nil {
 			return err
 		}
@@ -41,6 +44,9 @@ func Write(dir string, n int) error {
 			if err := writeFile(filepath.Join(dir, "charts", ChartName(i), f.path), f.data); err != nil {
 				return err
 			}
+		}
+		if err := writeFile(filepath.Join(dir, "icons", ChartName(i)+".svg"), iconSVG(tool)); err != nil {
+			return err
 		}
 	}
 	return writeFile(filepath.Join(dir, "catalog.yaml"), catalogYAML(n))
@@ -58,8 +64,16 @@ func writeFile(path string, data []byte) error {
 	return os.WriteFile(path, data, 0o644)
 }
 
-// chartFiles generates the files of chart i, paths relative to its directory.
-func chartFiles(i int) ([]file, error) {
+// iconSVG is a tool's icon: a disc of a colour of its own.
+func iconSVG(tool string) []byte {
+	h := fnv.New32a()
+	h.Write([]byte(tool))
+	return fmt.Appendf(nil, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64"><circle cx="32" cy="32" r="30" fill="#%06x"/></svg>`+"\n", h.Sum32()&0xffffff)
+}
+
+// chartFiles generates the files of chart i, paths relative to its
+// directory, and names the tool it packages.
+func chartFiles(i int) ([]file, string, error) {
 	r := rand.New(rand.NewPCG(uint64(i)+1, 0x9e3779b97f4a7c15))
 	g := &chartGen{r: r, name: ChartName(i), f: pickFlavor(r)}
 	g.tags = g.f.imageTags(r)
@@ -72,14 +86,14 @@ func chartFiles(i int) ([]file, error) {
 
 	schema, err := g.schema()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var sj bytes.Buffer
 	encodeJSON(&sj, schema, 0)
 	sj.WriteByte('\n')
 	values, err := valuesYAML(g.name, schema)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	return []file{
 		{"Chart.yaml", g.chartYAML(version)},
@@ -88,7 +102,7 @@ func chartFiles(i int) ([]file, error) {
 		{"README.md", g.readme(schema)},
 		{"templates/_helpers.tpl", g.helpers()},
 		{"templates/deployment.yaml", g.deployment()},
-	}, nil
+	}, g.f.tool, nil
 }
 
 // catalogYAML is the catalog's own settings file.

@@ -1,0 +1,149 @@
+package site
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"helm.sh/helm/v4/pkg/chart/v2/loader"
+
+	"github.com/catalogist/catalogist/analysis"
+	"github.com/catalogist/catalogist/internal/browsertest"
+	"github.com/catalogist/catalogist/schema"
+)
+
+// The chart page's performance budgets, measured in Chromium and printed
+// (and written to budgets.txt among the artifacts); the index's, for 500
+// charts, are measured by TestBrowser and TestLargeIndexSize.
+const (
+	// The page itself: its document, with the form model it embeds. The
+	// scripts and styles every page shares are printed beside it; a
+	// browser loads them once for the whole site.
+	budgetChartPage = 150 << 10
+	budgetFormMs    = 100.0 // the largest corpus form, rendered
+)
+
+// corpusDir is a public catalog of the reference platform, beside the
+// repository; it is read in place, never copied.
+const corpusDir = "../../shared/corpus/interactive-services/charts"
+
+// corpusCatalog reads every chart of the corpus as the build would show it:
+// the form the reference platform computes, with its API's registry.
+func corpusCatalog(t *testing.T) (*Catalog, map[string]int) {
+	t.Helper()
+	entries, err := os.ReadDir(corpusDir)
+	if err != nil {
+		t.Fatalf("the public corpus is expected beside the repository: %v", err)
+	}
+	reg, err := schema.LoadRegistry("../../shared/onyxia-registry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := schema.Env{ExtKey: "x-onyxia", Platform: schema.Onyxia, Registry: reg}
+	cat := &Catalog{Name: "interactive-services", Title: "Interactive services", RepoURL: "https://example.org/charts"}
+	sizes := map[string]int{}
+	for _, e := range entries {
+		dir := filepath.Join(corpusDir, e.Name())
+		ch, err := loader.LoadDir(dir)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		c := &Chart{
+			Name: ch.Metadata.Name, Description: ch.Metadata.Description, Keywords: ch.Metadata.Keywords,
+			Library: ch.Metadata.Type == "library", ExtKey: "x-onyxia",
+			Versions: []Version{{Version: ch.Metadata.Version, AppVersion: ch.Metadata.AppVersion}},
+		}
+		in := analysis.Input{SchemaFile: filepath.Join(dir, "values.schema.json"), ValuesFile: filepath.Join(dir, "values.yaml"), Env: env,
+			Context: schema.NewContext(nil, nil, nil, "")}
+		if in.Schema, err = os.ReadFile(in.SchemaFile); err == nil && !c.Library {
+			in.Values, _ = os.ReadFile(in.ValuesFile)
+			a, err := analysis.Analyze(in)
+			if err != nil || a.SchemaErr != nil {
+				t.Fatalf("%s: %v %v", dir, err, a.SchemaErr)
+			}
+			c.Schema, c.Form = a.Schema, a.FormIn(in.Context)
+			sizes[c.Name] = len(in.Schema)
+		}
+		cat.Charts = append(cat.Charts, c)
+	}
+	return cat, sizes
+}
+
+func TestBrowserBudgets(t *testing.T) {
+	var report []string
+	say := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		t.Log(line)
+		report = append(report, line)
+	}
+	ctx := browsertest.New(t)
+
+	// Every corpus chart's form renders without a script error; the
+	// largest is measured.
+	cat, sizes := corpusCatalog(t)
+	dir := t.TempDir()
+	if err := Render(dir, cat, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	base := browsertest.Serve(t, dir)
+	names := make([]string, 0, len(sizes))
+	for name := range sizes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	largest := names[0]
+	for _, n := range names {
+		if sizes[n] > sizes[largest] {
+			largest = n
+		}
+	}
+	for _, name := range names {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/charts/"+name+"/index.html"), chromedp.WaitVisible(chromedp.CSS(`[data-form-ready]`))); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if errs := browsertest.Errors(ctx); len(errs) > 0 {
+			t.Errorf("%s: script errors: %v", name, errs)
+		}
+		fields, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-form-root] .field').length`))
+		if err != nil || fields == 0 {
+			t.Errorf("%s: the form shows %d fields (%v)", name, fields, err)
+		}
+	}
+	// The largest form, loaded a few times: the best of them, as the
+	// machine may be busy with other tests.
+	best := -1.0
+	var weight browsertest.Weight
+	for range 3 {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/charts/"+largest+"/index.html"), chromedp.WaitVisible(chromedp.CSS(`[data-form-ready]`))); err != nil {
+			t.Fatal(err)
+		}
+		ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`parseFloat(document.querySelector('[data-form-ready]').getAttribute('data-form-ready'))`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if best < 0 || ms < best {
+			best = ms
+		}
+		if weight, err = browsertest.PageWeight(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say("largest corpus form (%s, schema %d bytes): rendered in %.1f ms (budget %.0f ms)", largest, sizes[largest], best, budgetFormMs)
+	if best > budgetFormMs {
+		t.Errorf("the form of %s renders in %.1f ms, over %.0f ms", largest, best, budgetFormMs)
+	}
+	say("chart page of %s: %d bytes (budget %d); with the shared scripts and styles, icons aside, %d: %s", largest, weight.Document, budgetChartPage, weight.WithoutImages(), weight)
+	if weight.Document > budgetChartPage {
+		t.Errorf("the chart page of %s is %d bytes, over %d", largest, weight.Document, budgetChartPage)
+	}
+	browsertest.Screenshot(t, ctx, "budget-largest-form.png")
+
+	out := filepath.Join(browsertest.ArtifactsDir(t), "budgets.txt")
+	if err := os.WriteFile(out, []byte(strings.Join(report, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,126 @@
+// Runs the edit vectors (*/edits.json) through the chart pages' script,
+// templates/formstate.js, with the form model `catalogist form` prints for
+// each vector: the same files schema's TestEditVectors runs through Go.
+//
+//   node --test testdata/form/
+//
+// The catalogist binary is $CATALOGIST_BIN, else built once with go build.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import * as fst from '../../templates/formstate.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+
+function binary() {
+  if (process.env.CATALOGIST_BIN) {
+    return path.resolve(process.env.CATALOGIST_BIN);
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalogist-edits-'));
+  const bin = path.join(dir, 'catalogist');
+  execFileSync('go', ['build', '-o', bin, './cmd/catalogist'], { cwd: repo, stdio: 'inherit' });
+  return bin;
+}
+
+// readCase reads the few keys of case.yaml the command needs (flat
+// "key: value" lines).
+function readCase(dir) {
+  const out = {};
+  for (const line of fs.readFileSync(path.join(dir, 'case.yaml'), 'utf8').split('\n')) {
+    const m = /^(platform|extensionKey|schema):\s*(.*?)\s*$/.exec(line);
+    if (m) {
+      out[m[1]] = m[2].replace(/^"(.*)"$/, '$1');
+    }
+  }
+  return out;
+}
+
+function model(bin, dir) {
+  const c = readCase(dir);
+  const args = ['form', '--format', 'json', '--show-secrets',
+    '--platform', c.platform || 'onyxia', '--extension-key', c.extensionKey || 'x-onyxia',
+    '--profile', path.join(dir, 'context.yaml')];
+  if (fs.existsSync(path.join(dir, 'region.yaml'))) {
+    args.push('--region', path.join(dir, 'region.yaml'));
+  }
+  if (fs.existsSync(path.join(dir, 'registry'))) {
+    args.push('--schema-registry', path.join(dir, 'registry'));
+  }
+  args.push(c.schema ? path.resolve(dir, c.schema) : path.join(dir, 'values.schema.json'));
+  let out;
+  try {
+    out = execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  } catch (e) {
+    // Exit 1: the form does not open; the model is still printed.
+    if (e.status !== 1) {
+      throw e;
+    }
+    out = e.stdout;
+  }
+  return JSON.parse(out);
+}
+
+const vectors = fs.readdirSync(here).filter(function (name) {
+  return fs.existsSync(path.join(here, name, 'edits.json'));
+});
+
+test('there are edit vectors', function () {
+  assert.ok(vectors.length > 0);
+});
+
+let bin;
+for (const name of vectors) {
+  test(name, function () {
+    bin = bin || binary();
+    const dir = path.join(here, name);
+    const session = JSON.parse(fs.readFileSync(path.join(dir, 'edits.json'), 'utf8'));
+    const m = model(bin, dir);
+    const t = fst.tree(m);
+    const defaults = fst.clone(m.values);
+    const values = fst.clone(m.values);
+    session.steps.forEach(function (st, i) {
+      const where = 'step ' + i + ' (' + st.do + ' ' + JSON.stringify(st.key) + ')';
+      switch (st.do) {
+        case '':
+          break;
+        case 'set':
+          assert.ok(fst.setAt(values, st.key, fst.clone(st.value)), where + ': nothing at the key');
+          break;
+        case 'add': {
+          const items = t.option(fst.itemsKey(st.key));
+          assert.ok(items, where + ': no items option');
+          fst.lookup(values, st.key)[0].push(fst.clone(items.value));
+          break;
+        }
+        case 'remove':
+          fst.lookup(values, st.key)[0].splice(st.index, 1);
+          break;
+        default:
+          assert.fail(where + ': unknown edit');
+      }
+      assert.deepEqual(fst.hiddenKeys(t, values), st.hidden || [], where + ': hidden');
+      assert.deepEqual(fst.check(t, m, values), st.errors || {}, where + ': errors');
+      assert.deepEqual(fst.changes(defaults, values), st.changes, where + ': changes');
+      if (st.values) {
+        assert.deepEqual(values, st.values, where + ': values');
+      }
+    });
+  });
+}
+
+test('YAML output reads back as the values', function () {
+  const v = { a: { 'nvidia.com/gpu': '1', list: [{ x: 1, y: ['on', 'no'] }, [], {}], s: 'two\nlines', n: null, t: true, e: '' }, b: 'plain', c: '100m' };
+  const text = fst.toYAML(v);
+  // Every string that YAML could read as something else is quoted.
+  assert.match(text, /- "on"/);
+  assert.match(text, /"100m"/);
+  assert.match(text, /s: "two\\nlines"/);
+  assert.equal(fst.toYAML({}), '{}\n');
+});
