@@ -68,6 +68,12 @@ sliders:
 			}
 			o.FileOf(fl.Node)
 		}
+		// What a page re-evaluates as values are edited: visibility over
+		// the computed values and over values of other shapes, and the
+		// model it is given.
+		HiddenKeys(o, of.Values)
+		HiddenKeys(s, map[string]any{"a": []any{map[string]any{"b": nil}}, "git": "x"})
+		of.Describe()
 		form := Compute(s, ctx, map[string]any{"a": []any{1, "x"}, "git": map[string]any{"enabled": "yes"}})
 		if len(form.Fields) != len(s.Options) {
 			t.Fatalf("%d fields for %d options", len(form.Fields), len(s.Options))

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogist/catalogist/internal/browsertest"
 	"github.com/catalogist/catalogist/internal/tooltest"
 
 	"github.com/chromedp/cdproto/browser"
@@ -34,35 +35,6 @@ import (
 func chromium(t *testing.T) string {
 	t.Helper()
 	return tooltest.Tool(t, "CATALOGIST_CHROMIUM", "chromium", "chromium-browser")
-}
-
-// artifactsDir is where screenshots go: $CATALOGIST_ARTIFACTS, else
-// bin/artifacts at the repository root.
-func artifactsDir(t *testing.T) string {
-	t.Helper()
-	dir := os.Getenv("CATALOGIST_ARTIFACTS")
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			t.Fatal(err)
-		}
-		root := wd
-		for {
-			if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-				break
-			}
-			parent := filepath.Dir(root)
-			if parent == root {
-				t.Fatalf("no go.mod above %s", wd)
-			}
-			root = parent
-		}
-		dir = filepath.Join(root, "bin", "artifacts")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
 
 // recorder collects what a page does that the test must see: dialogs,
@@ -116,7 +88,7 @@ type pageCheck struct {
 
 func TestSiteInBrowser(t *testing.T) {
 	exe := chromium(t)
-	artifacts := artifactsDir(t)
+	artifacts := browsertest.ArtifactsDir(t)
 
 	normalDir := render(t, normalCatalog(t), Options{})
 	hostile := hostileCatalog(t)

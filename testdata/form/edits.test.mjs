@@ -124,3 +124,35 @@ test('YAML output reads back as the values', function () {
   assert.match(text, /s: "two\\nlines"/);
   assert.equal(fst.toYAML({}), '{}\n');
 });
+
+// Random edits of every vector's model, with values of any type where the
+// form expects one: the script never throws, and its output stays a
+// document of plain values. A seeded generator keeps failures repeatable.
+test('random edits never break the script', function () {
+  bin = bin || binary();
+  let seed = 20261124;
+  function rand(n) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  }
+  const odd = [null, true, false, 0, -1, 1.5, 1e300, '', 'x', '4Gi', '9000m', ' 12', '1_0Gi', [], [1, 'a'], {}, { a: null }, '\u2028', '<script>'];
+  for (const name of vectors) {
+    const m = model(bin, path.join(here, name));
+    const t = fst.tree(m);
+    const defaults = fst.clone(m.values);
+    const values = fst.clone(m.values);
+    const keys = m.options.filter(function (o) { return o.key.indexOf(fst.ITEMS) < 0; }).map(function (o) { return o.key; });
+    for (let i = 0; i < 400; i++) {
+      const key = keys[rand(keys.length)];
+      fst.setAt(values, key, fst.clone(odd[rand(odd.length)]));
+      const hidden = fst.hiddenKeys(t, values);
+      assert.ok(Array.isArray(hidden));
+      const errors = fst.check(t, m, values);
+      for (const k of Object.keys(errors)) {
+        assert.equal(typeof errors[k], 'string', name + ': ' + k);
+      }
+      const yaml = fst.toYAML(fst.changes(defaults, values));
+      assert.equal(typeof yaml, 'string');
+    }
+  }
+});
