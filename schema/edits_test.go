@@ -12,6 +12,7 @@ import (
 
 	"helm.sh/helm/v4/pkg/chart/common/util"
 
+	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/schema"
 )
 
@@ -189,21 +190,9 @@ func itemsKey(path []string) []string {
 	return append(out, schema.ItemsKey)
 }
 
+// valueAt is the value at a values path, nil when there is none.
 func valueAt(v any, path []string) any {
-	for _, seg := range path {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[seg]
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
+	v, _ = launchcontext.Lookup(v, path)
 	return v
 }
 

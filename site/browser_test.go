@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/catalogist/catalogist/internal/browsertest"
-	"github.com/catalogist/catalogist/internal/tooltest"
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
@@ -30,12 +29,6 @@ import (
 // content runs nothing while the site's own script (the card filter) works.
 // It also saves screenshots for review. It never skips: without Chromium it
 // fails and says how to install it.
-
-// chromium finds the browser: $CATALOGIST_CHROMIUM, else chromium on PATH.
-func chromium(t *testing.T) string {
-	t.Helper()
-	return tooltest.Tool(t, "CATALOGIST_CHROMIUM", "chromium", "chromium-browser")
-}
 
 // recorder collects what a page does that the test must see: dialogs,
 // console and log messages, uncaught exceptions.
@@ -87,7 +80,6 @@ type pageCheck struct {
 }
 
 func TestSiteInBrowser(t *testing.T) {
-	exe := chromium(t)
 	artifacts := browsertest.ArtifactsDir(t)
 
 	normalDir := render(t, normalCatalog(t), Options{})
@@ -104,20 +96,7 @@ func TestSiteInBrowser(t *testing.T) {
 	hostileSrv := httptest.NewServer(http.FileServer(http.Dir(hostileDir)))
 	defer hostileSrv.Close()
 
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(exe),
-		chromedp.Headless,
-		chromedp.NoSandbox, // the tests run as root
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1280, 900),
-	)
-	defer cancelAlloc()
+	alloc := browsertest.Allocator(t)
 
 	rec := &recorder{}
 	var tab context.Context
@@ -147,7 +126,7 @@ func TestSiteInBrowser(t *testing.T) {
 
 	start := time.Now()
 	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: cspReporter}); err != nil {
-		t.Fatalf("starting Chromium (%s): %v", exe, err)
+		t.Fatalf("starting Chromium ($CATALOGIST_CHROMIUM): %v", err)
 	}
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)

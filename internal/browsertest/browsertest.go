@@ -129,16 +129,13 @@ func stackPlace(st *runtime.StackTrace) string {
 	return fmt.Sprintf(" (%s:%d:%d)", f.URL, f.LineNumber+1, f.ColumnNumber+1)
 }
 
-// New starts a headless Chromium with one tab, closed when the test ends,
-// and returns the tab's context for chromedp actions. The tab records the
-// page's errors (see Errors), dismisses dialogs, and never uses its HTTP
-// cache, so a page rebuilt and reloaded is fetched afresh and PageWeight
-// counts every byte. The context ends shortly before the test's deadline,
-// so a wait that never ends fails the test with a message.
-func New(t testing.TB) context.Context {
+// Allocator starts the system's headless Chromium (CATALOGIST_CHROMIUM)
+// with the flags every page test uses, stopped at test cleanup; tests that
+// listen to a tab their own way open it on this allocator.
+func Allocator(t testing.TB) context.Context {
 	t.Helper()
 	exe := tooltest.Tool(t, "CATALOGIST_CHROMIUM", "chromium", "chromium-browser")
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
 		chromedp.NoSandbox, // the tests run as root
@@ -151,17 +148,27 @@ func New(t testing.TB) context.Context {
 		chromedp.Flag("disable-sync", true),
 		chromedp.WindowSize(1280, 900),
 	)
+	t.Cleanup(cancel)
+	return alloc
+}
+
+// New starts a headless Chromium with one tab, closed when the test ends,
+// and returns the tab's context for chromedp actions. The tab records the
+// page's errors (see Errors), dismisses dialogs, and never uses its HTTP
+// cache, so a page rebuilt and reloaded is fetched afresh and PageWeight
+// counts every byte. The context ends shortly before the test's deadline,
+// so a wait that never ends fails the test with a message.
+func New(t testing.TB) context.Context {
+	t.Helper()
+	alloc := Allocator(t)
 	tb := &tab{}
 	tabCtx, cancelTab := chromedp.NewContext(alloc, chromedp.WithListener(tb.record))
 	tb.chromedp = tabCtx
-	t.Cleanup(func() {
-		cancelTab()
-		cancelAlloc()
-	})
+	t.Cleanup(cancelTab)
 	// The first action starts the browser; it must run on a context
 	// without a deadline, which would stop the whole browser.
 	if _, err := chromedp.Call(tabCtx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
-		t.Fatalf("starting Chromium (%s): %v", exe, err)
+		t.Fatalf("starting Chromium ($CATALOGIST_CHROMIUM): %v", err)
 	}
 	ctx := context.WithValue(tabCtx, tabKey{}, tb)
 	if deadline, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
