@@ -69,6 +69,11 @@ type Options struct {
 	// NoWait fails with a *BusyError when another build into Out is
 	// running, instead of waiting for it.
 	NoWait bool
+	// PackageURL, when set, gives the URL the index lists a new package
+	// at (a GitHub release asset, for instance), instead of its file name
+	// relative to the index or under BaseURL. Such packages are not
+	// carried: they are published elsewhere.
+	PackageURL func(name, version, file string) string
 	// Client fetches the published index (Merge), the indexes of remote
 	// dependencies and the packages; nil means a client without TLS
 	// settings nor index cache.

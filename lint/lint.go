@@ -115,6 +115,11 @@ type Result struct {
 	Baselined int
 	// Analyses are the charts as lint analysed them, when asked for.
 	Analyses map[*catalog.Chart]*analysis.Chart
+	// Changed, when not nil, names the charts changed since the ref of
+	// --changed-since: only their findings (and those of no chart) belong
+	// on a pull request's lines. The charts depending on them are linted
+	// too, but their findings are only listed. Nil means every chart.
+	Changed map[string]bool
 }
 
 // Count returns the number of errors and warnings; notes are neither.

@@ -26,6 +26,14 @@ type lintFlags struct {
 	strict, listRules                         bool
 	baseline                                  string
 	writeBaseline                             bool
+	// changedSince is a git ref: only the charts changed since it, and
+	// those depending on them, are linted.
+	changedSince string
+	// published is the published index (a URL or a file) whose versions
+	// the version-bump rule compares packages with.
+	published string
+	// sarif is a file the findings are also written to as SARIF.
+	sarif string
 }
 
 func newLintCmd() *cobra.Command {
@@ -64,6 +72,9 @@ Exit status: 0 without errors, 1 with errors (or warnings with --strict),
 	fl.BoolVar(&f.listRules, "rules", false, "list the rules and exit")
 	fl.StringVar(&f.baseline, "baseline", "", "report only findings not recorded in this baseline file (matched by rule, chart, option and message, not by line)")
 	fl.BoolVar(&f.writeBaseline, "write-baseline", false, "record the current findings in the --baseline file and exit 0")
+	fl.StringVar(&f.changedSince, "changed-since", "", "git ref: lint only the charts whose files differ from it (since the merge base), and the catalog's charts depending on them")
+	fl.StringVar(&f.published, "published", "", "published index (a URL, a file or a directory): report version-bump for each chart whose package differs from the one published under its version")
+	fl.StringVar(&f.sarif, "sarif", "", "also write the findings as SARIF 2.1.0 to this file, for code scanning")
 	return cmd
 }
 
