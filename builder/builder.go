@@ -74,10 +74,36 @@ type Options struct {
 	// relative to the index or under BaseURL. Such packages are not
 	// carried: they are published elsewhere.
 	PackageURL func(name, version, file string) string
+	// Progress, when set, is told of each chart as a step is done with
+	// it: "lint", "package" and "page", in each a chart's findings,
+	// package or page kept from the last build being Reused. It is called
+	// from several goroutines at once.
+	Progress func(Event)
 	// Client fetches the published index (Merge), the indexes of remote
 	// dependencies and the packages; nil means a client without TLS
 	// settings nor index cache.
 	Client *chartrepo.Client
+}
+
+// Event is a build step done with a chart, as Options.Progress is told of
+// it.
+type Event struct {
+	// Step is "lint", "package" or "page".
+	Step, Chart string
+	// Total is the number of charts the step is done with once it ends:
+	// every chart of the catalog.
+	Total int
+	// Took is the time the step spent on the chart: zero for findings
+	// and pages Reused, which cost nothing more.
+	Took   time.Duration
+	Reused bool
+}
+
+// report tells Options.Progress that a step is done with a chart.
+func (in *inputs) report(step, chart string, took time.Duration, reused bool) {
+	if in.Progress != nil {
+		in.Progress(Event{Step: step, Chart: chart, Total: len(in.charts), Took: took, Reused: reused})
+	}
 }
 
 // build is one run of the pipeline: what it reads, the staging directory
@@ -115,6 +141,9 @@ type inputs struct {
 	byName map[string]*Chart
 	// repoURL is where the repository is published, when known.
 	repoURL string
+	// only, when set, selects the charts to package (see PackageDigests);
+	// discovery starts packaging no other.
+	only func(*Chart) bool
 
 	// Worked out on first use: env is how the catalog's schemas are read.
 	env func() (schema.Env, error)
@@ -168,6 +197,8 @@ type Chart struct {
 	// when the package was taken from the previous build. pkg sets them.
 	File, Digest string
 	Reused       bool
+	// took is the time packaging took, set with File.
+	took time.Duration
 	// pkg is the chart's packaging: started by discovery for a changed
 	// chart without dependencies, else by the package step, and awaited by
 	// the charts depending on it and the package step.

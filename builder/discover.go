@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -281,12 +280,7 @@ func (in *inputs) localDependency(ch *Chart, name, repository string) (*Chart, b
 	if dep == nil {
 		return nil, false
 	}
-	if p, ok := strings.CutPrefix(repository, "file://"); ok {
-		target, err1 := filepath.Abs(filepath.Join(ch.Src.Dir, p))
-		own, err2 := filepath.Abs(dep.Src.Dir)
-		return dep, err1 == nil && err2 == nil && target == own
-	}
-	return dep, in.repoURL != "" && strings.TrimRight(repository, "/") == in.repoURL
+	return dep, catalog.LocalDependency(ch.Src, dep.Src, repository, in.repoURL)
 }
 
 // dependencyOrder sorts charts so that every chart comes after the catalog

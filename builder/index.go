@@ -35,7 +35,7 @@ func buildIndex(_ context.Context, b *build) error {
 		switch {
 		case !ch.Reused:
 			b.stagedPackage(ch.File, ch.Digest)
-		case in.BaseURL == "":
+		case in.BaseURL == "" && in.PackageURL == nil:
 			b.hashStaged(ch.File)
 		}
 	}
@@ -55,6 +55,13 @@ func buildIndex(_ context.Context, b *build) error {
 			return fmt.Errorf("%s: %w", ch.Src.ChartFile, err)
 		}
 		cv := idx.Entries[md.Name][len(idx.Entries[md.Name])-1]
+		if in.PackageURL != nil {
+			u, err := packageURL(in.PackageURL, md.Name, md.Version, ch.File)
+			if err != nil {
+				return fmt.Errorf("%s: %w", ch.Src.ChartFile, err)
+			}
+			cv.URLs = []string{u}
+		}
 		cv.Created = in.Now().UTC()
 		if created, ok := in.previousCreated(ch); ok {
 			cv.Created = created
@@ -73,6 +80,17 @@ func buildIndex(_ context.Context, b *build) error {
 	}
 	b.out.index = idx
 	return nil
+}
+
+// packageURL asks Options.PackageURL where a package is published. The
+// index must name it absolutely: a relative URL would resolve against the
+// index's address, where such a package is not.
+func packageURL(f func(name, version, file string) string, name, version, file string) (string, error) {
+	u := f(name, version, file)
+	if p, err := url.Parse(u); err != nil || !p.IsAbs() || (p.Scheme != "https" && p.Scheme != "http") {
+		return "", fmt.Errorf("the package of %s %s would be published at %q, which is not an absolute http(s) URL", name, version, u)
+	}
+	return u, nil
 }
 
 // previousCreated returns the creation date the previous build into Out

@@ -42,11 +42,16 @@ func lintCatalog(_ context.Context, b *build) error {
 				f.Finding.Severity = f.Sev
 				kept = append(kept, f.Finding)
 			}
+			in.report("lint", ch.Meta.Name, 0, true)
 			continue
 		}
 		changed.Charts = append(changed.Charts, ch.Src)
 	}
-	res, err := lint.Run([]*catalog.Catalog{&changed}, lint.Options{Overrides: in.overrides, Region: in.region, KeepAnalyses: true})
+	opt := lint.Options{Overrides: in.overrides, Region: in.region, KeepAnalyses: true}
+	if in.Progress != nil {
+		opt.Progress = func(d lint.ChartDone) { in.report("lint", d.Chart, d.Took, false) }
+	}
+	res, err := lint.Run([]*catalog.Catalog{&changed}, opt)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/Masterminds/semver/v3"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
@@ -34,7 +35,12 @@ func packageCharts(ctx context.Context, b *build) error {
 		// ends, and its own error says where.
 		if _, err := ch.pkg.wait(); err != nil {
 			errs[i] = fmt.Errorf("%s: %w", ch.Src.Dir, err)
+			continue
 		}
+		// Told here, in the order of the charts, rather than as each
+		// packaging ends: discovery, which the first ones run alongside,
+		// has not counted the charts yet.
+		b.in.report("package", ch.Meta.Name, ch.took, ch.Reused)
 	}
 	return errors.Join(errs...)
 }
@@ -59,6 +65,8 @@ func (b *build) startPackaging(ctx context.Context, ch *Chart) {
 			return struct{}{}, ctx.Err()
 		}
 		defer func() { <-b.cpu }()
+		begin := time.Now()
+		defer func() { ch.took = time.Since(begin) }()
 		if err := b.reuse(ch); err == nil {
 			return struct{}{}, nil
 		}
@@ -70,6 +78,9 @@ func (b *build) startPackaging(ctx context.Context, ch *Chart) {
 // dependencies it has just found changed: its hash is known already, and
 // nothing else of the catalog is needed.
 func (b *build) startEarly(ctx context.Context, ch *Chart) {
+	if b.in.only != nil && !b.in.only(ch) {
+		return
+	}
 	if prev := b.in.previous.Charts[ch.Meta.Name]; prev == nil || prev.File == "" || prev.Hash != ch.Hash {
 		b.startPackaging(ctx, ch)
 	}

@@ -44,8 +44,9 @@ var pipeline = []step{
 	{name: "index", run: buildIndex, needs: []string{"package"}},
 	{name: "merge", run: mergePublished, needs: []string{"index"}, skip: func(b *build) bool { return b.in.Merge == "" }},
 	{name: "write index", run: writeIndex, needs: []string{"merge"}},
+	{name: "artifact hub", run: writeArtifactHub, needs: []string{"stage", "discover"}, skip: noArtifactHub},
 	{name: "site", run: renderSite, needs: []string{"write index", "read pages"}},
-	{name: "record", run: recordState, needs: []string{"site", "lint"}},
+	{name: "record", run: recordState, needs: []string{"site", "lint", "artifact hub"}},
 	{name: "publish", run: publish, needs: []string{"record"}},
 	{name: "verify", run: verifyPublished, needs: []string{"publish"}},
 }

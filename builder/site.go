@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,10 +15,12 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/catalogist/catalogist/changelog"
+
 	chart "helm.sh/helm/v4/pkg/chart/v2"
-	"sigs.k8s.io/yaml"
 
 	"github.com/catalogist/catalogist/analysis"
 	"github.com/catalogist/catalogist/catalog"
@@ -74,9 +75,13 @@ func renderSite(_ context.Context, b *build) error {
 	if err != nil {
 		return err
 	}
+	clock := &pageClock{in: in}
 	opt := site.Options{
 		Templates: in.Templates,
-		KeepPage:  func(sc *site.Chart) bool { return kept[sc.Name] },
+		KeepPage: func(sc *site.Chart) bool {
+			clock.next(sc.Name, kept[sc.Name])
+			return kept[sc.Name]
+		},
 		// The index page shows no digest: a change to a chart often leaves
 		// it as it was.
 		KeepIndex: func(key string) bool {
@@ -84,13 +89,54 @@ func renderSite(_ context.Context, b *build) error {
 			b.out.record.update(func(next *state) { next.IndexPage = key })
 			return in.previous.IndexPage == key && b.linkPrevious("index.html") == nil
 		},
-		Icon:      b.iconCopy,
-		WriteFile: b.writeFile,
+		Icon: b.iconCopy,
+		WriteFile: func(name string, data []byte) error {
+			clock.stop()
+			return b.writeFile(name, data)
+		},
 	}
 	if err := site.Render(b.stage.dir, cat, opt); err != nil {
 		return fmt.Errorf("site: %w", err)
 	}
+	clock.stop()
 	return nil
+}
+
+// pageClock times the chart pages site.Render renders, for
+// Options.Progress. Render renders them one after the other, asking
+// KeepPage about each right before, and writes files only once all are
+// rendered: a page's time runs from the question about it to the next
+// question, or to the first file written.
+type pageClock struct {
+	in *inputs
+	mu sync.Mutex
+	// chart is the page being rendered, "" when none is.
+	chart string
+	begin time.Time
+}
+
+// next starts timing a chart's page, or tells of it at once when the
+// last build's is kept.
+func (c *pageClock) next(chart string, kept bool) {
+	c.stop()
+	if kept {
+		c.in.report("page", chart, 0, true)
+		return
+	}
+	c.mu.Lock()
+	c.chart, c.begin = chart, time.Now()
+	c.mu.Unlock()
+}
+
+// stop tells of the page being rendered, if any.
+func (c *pageClock) stop() {
+	c.mu.Lock()
+	chart, took := c.chart, time.Since(c.begin)
+	c.chart = ""
+	c.mu.Unlock()
+	if chart != "" {
+		c.in.report("page", chart, took, false)
+	}
 }
 
 // siteKey hashes what every page depends on besides its chart: the
@@ -405,38 +451,19 @@ func changes(md *chart.Metadata) []site.Change {
 	if md == nil {
 		return nil
 	}
-	raw := md.Annotations["artifacthub.io/changes"]
-	if raw == "" {
-		return nil
-	}
-	var items []any
-	if err := yaml.Unmarshal([]byte(raw), &items); err != nil {
+	// A malformed annotation shows no changes; lint's
+	// artifacthub-annotations rule says what is wrong with it.
+	parsed, err := changelog.ParseAnnotation(md.Annotations[changelog.Annotation])
+	if err != nil {
 		return nil
 	}
 	var out []site.Change
-	for _, it := range items {
-		switch v := it.(type) {
-		case string:
-			out = append(out, site.Change{Description: v})
-		case map[string]any:
-			var ch struct {
-				Kind        string `json:"kind"`
-				Description string `json:"description"`
-				Links       []struct {
-					Name string `json:"name"`
-					URL  string `json:"url"`
-				} `json:"links"`
-			}
-			data, _ := json.Marshal(v)
-			if json.Unmarshal(data, &ch) != nil {
-				continue
-			}
-			c := site.Change{Kind: ch.Kind, Description: ch.Description}
-			for _, l := range ch.Links {
-				c.Links = append(c.Links, site.Link{Name: l.Name, URL: l.URL})
-			}
-			out = append(out, c)
+	for _, ch := range parsed {
+		c := site.Change{Kind: ch.Kind, Description: ch.Description}
+		for _, l := range ch.Links {
+			c.Links = append(c.Links, site.Link{Name: l.Name, URL: l.URL})
 		}
+		out = append(out, c)
 	}
 	return out
 }

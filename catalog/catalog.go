@@ -39,7 +39,9 @@ type Config struct {
 	SchemaRegistry []string
 	// Lint holds the lint: section, nil when absent.
 	Lint *LintConfig
-	Root *srcpos.Node
+	// ArtifactHub holds the artifacthub: section, nil when absent.
+	ArtifactHub *ArtifactHub
+	Root        *srcpos.Node
 }
 
 // Catalog is a directory of charts.
@@ -275,7 +277,7 @@ func (c *Catalog) readConfig() error {
 
 // settings are the keys of catalog.yaml, in the order the README documents
 // them.
-var settings = []string{"name", "title", "description", "source", "baseURL", "extensionKey", "iconsDir", "sliders", "platform", "schemaRegistry", "lint"}
+var settings = []string{"name", "title", "description", "source", "baseURL", "extensionKey", "iconsDir", "sliders", "platform", "schemaRegistry", "lint", "artifacthub"}
 
 // ParseConfig reads a catalog.yaml.
 func ParseConfig(data []byte) (*Config, error) {
@@ -334,6 +336,13 @@ func ParseConfig(data []byte) (*Config, error) {
 				return nil, err
 			}
 			cfg.Lint = l
+			continue
+		case "artifacthub":
+			ah, err := readArtifactHub(m)
+			if err != nil {
+				return nil, err
+			}
+			cfg.ArtifactHub = ah
 			continue
 		default:
 			return nil, unknownKey(m, "unknown setting %q", settings)

@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/catalogist/catalogist/srcpos"
@@ -240,4 +241,93 @@ func checkGlob(n *srcpos.Node, what string) error {
 		return &srcpos.Error{Pos: n.Pos, Msg: fmt.Sprintf("%s %q is malformed (%v): use * and ? for any characters but /, [a-z] for a class, \\ to escape", what, n.Text, err)}
 	}
 	return nil
+}
+
+// ArtifactHub is the artifacthub: section of catalog.yaml: what the build
+// writes to artifacthub-repo.yml beside index.yaml, the file Artifact Hub
+// reads to show the repository's publisher as verified (repositoryID) and
+// to let its owners claim it (owners).
+type ArtifactHub struct {
+	// RepositoryID is the repository's ID on Artifact Hub, a UUID; "" when
+	// not given.
+	RepositoryID string
+	Owners       []Owner
+	Node         *srcpos.Node
+}
+
+// Owner is one entry of artifacthub.owners: the Artifact Hub user, by the
+// email of their account, who may claim the repository.
+type Owner struct {
+	Name, Email string
+}
+
+var (
+	uuidRe  = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	emailRe = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
+)
+
+// readArtifactHub reads the artifacthub: section; a section whose entries
+// are all commented out is absent (nil).
+func readArtifactHub(n *srcpos.Node) (*ArtifactHub, error) {
+	const shape = "artifacthub must be a mapping with repositoryID and owners, for example artifacthub: {repositoryID: 00000000-0000-0000-0000-000000000000, owners: [{name: jane, email: jane@example.org}]}"
+	if n.Kind == srcpos.Null {
+		return nil, nil
+	}
+	if n.Kind != srcpos.Object || len(n.Members) == 0 {
+		return nil, &srcpos.Error{Pos: n.Pos, Msg: shape}
+	}
+	ah := &ArtifactHub{Node: n}
+	for _, m := range n.Members {
+		switch m.Key {
+		case "repositoryID":
+			if m.Kind != srcpos.String || !uuidRe.MatchString(m.Text) {
+				return nil, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("artifacthub.repositoryID is %s, not a repository ID: copy the UUID (such as 00000000-0000-0000-0000-000000000000) from the repository's entry in Artifact Hub's control panel", m.Show())}
+			}
+			ah.RepositoryID = m.Text
+		case "owners":
+			owners, err := readOwners(m)
+			if err != nil {
+				return nil, err
+			}
+			ah.Owners = owners
+		default:
+			return nil, unknownKey(m, "unknown artifacthub setting %q", []string{"repositoryID", "owners"})
+		}
+	}
+	return ah, nil
+}
+
+func readOwners(n *srcpos.Node) ([]Owner, error) {
+	if n.Kind != srcpos.Array || len(n.Items) == 0 {
+		return nil, &srcpos.Error{Pos: n.Pos, Msg: "artifacthub.owners must be a list of Artifact Hub users, for example owners: [{name: jane, email: jane@example.org}]"}
+	}
+	var out []Owner
+	for _, it := range n.Items {
+		if it.Kind != srcpos.Object {
+			return nil, &srcpos.Error{Pos: it.Pos, Msg: fmt.Sprintf("an artifacthub.owners entry is %s: write {name: jane, email: jane@example.org}, with the email of the owner's Artifact Hub account", it.Kind.WithArticle())}
+		}
+		var o Owner
+		for _, m := range it.Members {
+			switch m.Key {
+			case "name":
+				if m.Kind != srcpos.String {
+					return nil, &srcpos.Error{Pos: m.Pos, Msg: "an owner's name must be a string, such as name: jane"}
+				}
+				o.Name = m.Text
+			case "email":
+				if m.Kind != srcpos.String || !emailRe.MatchString(m.Text) {
+					return nil, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("an owner's email is %s: write the email of the owner's Artifact Hub account, such as email: jane@example.org", m.Show())}
+				}
+				o.Email = m.Text
+			default:
+				return nil, unknownKey(m, "unknown key %q in an artifacthub.owners entry", []string{"name", "email"})
+			}
+		}
+		if o.Email == "" {
+			// Artifact Hub matches the claim by the account's email.
+			return nil, &srcpos.Error{Pos: it.Pos, Msg: "an artifacthub.owners entry has no email: Artifact Hub recognises an owner by the email of their account; add email: jane@example.org"}
+		}
+		out = append(out, o)
+	}
+	return out, nil
 }

@@ -24,6 +24,8 @@ func FuzzParseConfig(f *testing.F) {
 	}
 	f.Add([]byte("platform: onyxia\nschemaRegistry: [a, b]\nlint:\n  rules: {slider-grid: off}\n  ignore:\n    - {rule: x, charts: [\"*\"], option: \"a/[b\"}\n"))
 	f.Add([]byte("lint: {ignore: [{}], rules: [1]}\nplatform: [onyxia]\n"))
+	f.Add([]byte("artifacthub:\n  repositoryID: 5c1e3f0a-8d4b-4c59-9b43-3f3bd1a6e0a2\n  owners:\n    - {name: jane, email: jane@example.org}\n    - email: [x]\n"))
+	f.Add([]byte("artifacthub: {owners: [a, {mail: b}, {}], repositoryId: 1}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := ParseConfig(data)
 		if err != nil {

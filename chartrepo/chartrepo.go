@@ -51,6 +51,25 @@ type Options struct {
 type Client struct {
 	http     *http.Client
 	cacheDir string
+	// progress, when set, starts the meter of each package download.
+	progress func(src string, size int64) Meter
+}
+
+// Meter is told of a package download as it goes: what is received is
+// written to it, and End is called once, with the download's error (nil
+// when the package was received and verified).
+type Meter interface {
+	io.Writer
+	End(err error)
+}
+
+// WithProgress returns a copy of c that shows its package downloads:
+// start is called as each begins, with the package's URL (redacted) and
+// size (-1 when the server does not say), and returns its meter.
+func (c *Client) WithProgress(start func(src string, size int64) Meter) *Client {
+	cc := *c
+	cc.progress = start
+	return &cc
 }
 
 // New returns a client for the options.
@@ -234,7 +253,7 @@ func (c *Client) Cache(ctx context.Context, src, dst, digest string) error {
 
 // download streams src into a temporary file beside dst, hashing it on the
 // way, so that memory stays flat whatever the size.
-func (c *Client) download(ctx context.Context, src, dst, digest string, mode, dirMode os.FileMode) error {
+func (c *Client) download(ctx context.Context, src, dst, digest string, mode, dirMode os.FileMode) (err error) {
 	want := NormalDigest(digest)
 	if want == "" {
 		return fmt.Errorf("%s: the index gives no digest to verify it against", Redact(src))
@@ -244,6 +263,12 @@ func (c *Client) download(ctx context.Context, src, dst, digest string, mode, di
 		return err
 	}
 	defer body.Close()
+	var in io.Reader = body
+	if c.progress != nil {
+		m := c.progress(Redact(src), size)
+		defer func() { m.End(err) }()
+		in = io.TeeReader(body, m)
+	}
 	if size > MaxDownload {
 		return tooLarge(src)
 	}
@@ -257,7 +282,7 @@ func (c *Client) download(ctx context.Context, src, dst, digest string, mode, di
 	}
 	defer os.Remove(tmp.Name())
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(body, MaxDownload+1))
+	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(in, MaxDownload+1))
 	if err == nil && n > MaxDownload {
 		err = tooLarge(src)
 	} else if err != nil {

@@ -88,6 +88,9 @@ type Resolver struct {
 	// packages; nil means one built with chartrepo.New from the catalog's
 	// TLS settings, keeping indexes under CacheDir.
 	Repository func(cat *catalogsfile.Catalog) (*chartrepo.Client, error)
+	// Progress, when set, shows package downloads: see
+	// chartrepo.Client.WithProgress.
+	Progress func(src string, size int64) chartrepo.Meter
 }
 
 func (r *Resolver) cacheDir() (string, error) {
@@ -115,12 +118,19 @@ func (r *Resolver) client(cat *catalogsfile.Catalog) (*chartrepo.Client, string,
 			return nil, "", fmt.Errorf("the cache directory: %w", err)
 		}
 	}
+	var c *chartrepo.Client
 	if r.Repository != nil {
-		c, err := r.Repository(cat)
-		return c, dir, err
+		c, err = r.Repository(cat)
+	} else {
+		c, err = chartrepo.New(chartrepo.Options{SkipTLSVerify: cat.SkipTLSVerify, CAFile: cat.CAFile, CacheDir: filepath.Join(dir, "indexes")})
 	}
-	c, err := chartrepo.New(chartrepo.Options{SkipTLSVerify: cat.SkipTLSVerify, CAFile: cat.CAFile, CacheDir: filepath.Join(dir, "indexes")})
-	return c, dir, err
+	if err != nil {
+		return nil, "", err
+	}
+	if r.Progress != nil {
+		c = c.WithProgress(r.Progress)
+	}
+	return c, dir, nil
 }
 
 // lookup reads a chart's catalog index, returning it as Helm would read it

@@ -1,14 +1,19 @@
 package lint
 
 import (
+	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/Masterminds/semver/v3"
 	"github.com/sethvargo/go-githubactions"
 )
 
@@ -139,22 +144,148 @@ func writeJSON(w io.Writer, res *Result) error {
 	return enc.Encode(out)
 }
 
-// writeGitHub prints workflow commands, which GitHub turns into annotations
-// on the pull request's lines, then the summary line.
+// AnnotationsPerSeverity is how many annotations of one severity GitHub
+// shows for a step: it drops the others without a word.
+const AnnotationsPerSeverity = 10
+
+// Annotated reports whether a finding belongs on a pull request's lines:
+// one of a chart changed since the --changed-since ref (every chart
+// without it), or of no chart.
+func (r *Result) Annotated(f Finding) bool {
+	return f.Chart == "" || r.Changed == nil || r.Changed[f.Chart]
+}
+
+// BySeverity orders findings most severe first: errors, then warnings,
+// then notes; within a severity, the findings of rules that are errors by
+// default first, then by chart, file, line and column, so that the same
+// findings always come out in the same order.
+func BySeverity(a, b Finding) int {
+	if c := cmp.Compare(b.Severity, a.Severity); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(defaultSeverity(b.Rule), defaultSeverity(a.Rule)); c != 0 {
+		return c
+	}
+	return cmp.Or(cmp.Compare(a.Chart, b.Chart), cmp.Compare(a.File, b.File),
+		cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column),
+		cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Message, b.Message))
+}
+
+// defaultSeverity is a rule's severity before a catalog changes it; a
+// finding of an unknown rule ranks as a warning.
+func defaultSeverity(rule string) Severity {
+	if r := Lookup(rule); r != nil {
+		return r.Severity
+	}
+	return Warning
+}
+
+// writeGitHub prints a GitHub Actions step's view of the findings: in the
+// log, one collapsible group per chart with the text format's lines; then
+// annotations, which GitHub shows on the pull request's lines, for at most
+// AnnotationsPerSeverity findings of each severity, the most severe first,
+// and a notice counting those left out; then the summary line. Only the
+// findings Result.Annotated accepts are annotated.
 func writeGitHub(w io.Writer, res *Result) error {
-	a := githubactions.New(githubactions.WithWriter(w))
+	bw := bufio.NewWriter(w)
+	for _, g := range groupsOf(res.Findings) {
+		e, wn := (&Result{Findings: g.findings}).Count()
+		command(bw, "group", nil, fmt.Sprintf("%s (%s, %s)", g.title, plural(e, "error"), plural(wn, "warning")))
+		for _, f := range g.findings {
+			line := logEscaper.Replace(fmt.Sprintf("%s:%d:%d: %s: %s [%s]", f.File, f.Line, f.Column, f.Severity, f.Message, f.Rule))
+			// A line starting with :: would be a workflow command.
+			if strings.HasPrefix(line, "::") {
+				line = " " + line
+			}
+			fmt.Fprintln(bw, line)
+		}
+		command(bw, "endgroup", nil, "")
+	}
+
+	var annotated []Finding
 	for _, f := range res.Findings {
-		fa := a.WithFieldsMap(map[string]string{
-			"file": filepath.ToSlash(f.File), "line": strconv.Itoa(f.Line), "col": strconv.Itoa(f.Column),
-			"title": "catalogist " + f.Rule,
-		})
-		if f.Severity == Error {
-			fa.Errorf("%s", f.Message)
-		} else {
-			fa.Warningf("%s", f.Message)
+		if res.Annotated(f) {
+			annotated = append(annotated, f)
 		}
 	}
-	return writeSummary(w, res)
+	slices.SortStableFunc(annotated, BySeverity)
+	total := map[Severity]int{}
+	for _, f := range annotated {
+		total[f.Severity]++
+	}
+	limit := map[Severity]int{Error: AnnotationsPerSeverity, Warning: AnnotationsPerSeverity, Note: AnnotationsPerSeverity}
+	over := total[Error] > AnnotationsPerSeverity || total[Warning] > AnnotationsPerSeverity || total[Note] > AnnotationsPerSeverity
+	if over {
+		// The notice counting what is left out is a notice too.
+		limit[Note]--
+	}
+	shown := map[Severity]int{}
+	for _, f := range annotated {
+		if shown[f.Severity] == limit[f.Severity] {
+			continue
+		}
+		shown[f.Severity]++
+		name := map[Severity]string{Error: "error", Warning: "warning", Note: "notice"}[f.Severity]
+		command(bw, name, githubactions.CommandProperties{
+			"file": filepath.ToSlash(f.File), "line": strconv.Itoa(f.Line), "col": strconv.Itoa(f.Column),
+			"title": "catalogist " + f.Rule,
+		}, f.Message)
+	}
+	if over {
+		var left []string
+		for _, s := range []Severity{Error, Warning, Note} {
+			if n := total[s] - shown[s]; n > 0 {
+				left = append(left, plural(n, "more "+s.String()))
+			}
+		}
+		command(bw, "notice", githubactions.CommandProperties{"title": "catalogist: more findings than annotations"},
+			fmt.Sprintf("%s not annotated: GitHub shows %d annotations of each severity per step. "+
+				"This step's log lists every finding, grouped by chart, and so does its summary.",
+				strings.Join(left, " and "), AnnotationsPerSeverity))
+	}
+	if err := writeSummary(bw, res); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// logEscaper keeps a finding on its line of the log: a line break in its
+// message or file name would let the rest pass for a line of its own, or
+// for a workflow command.
+var logEscaper = strings.NewReplacer("\r", `\r`, "\n", `\n`)
+
+// command writes a workflow command, escaped by go-githubactions as the
+// runner expects. Write errors stick to w and surface at its Flush.
+func command(w *bufio.Writer, name string, props githubactions.CommandProperties, message string) {
+	c := githubactions.Command{Name: name, Properties: props, Message: message}
+	w.WriteString(c.String())
+	w.WriteByte('\n')
+}
+
+// chartGroup is the findings of one chart, or of one file that belongs to
+// no chart, in their order.
+type chartGroup struct {
+	title    string
+	findings []Finding
+}
+
+func groupsOf(fs []Finding) []*chartGroup {
+	var out []*chartGroup
+	byTitle := map[string]*chartGroup{}
+	for _, f := range fs {
+		title := f.Chart
+		if title == "" {
+			title = filepath.ToSlash(f.File)
+		}
+		g := byTitle[title]
+		if g == nil {
+			g = &chartGroup{title: title}
+			byTitle[title] = g
+			out = append(out, g)
+		}
+		g.findings = append(g.findings, f)
+	}
+	return out
 }
 
 // SARIF 2.1.0, the subset code-scanning tools read. The types are small
@@ -175,15 +306,25 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	InformationURI string      `json:"informationUri,omitempty"`
-	Rules          []sarifRule `json:"rules"`
+	Name            string      `json:"name"`
+	Version         string      `json:"version,omitempty"`
+	SemanticVersion string      `json:"semanticVersion,omitempty"`
+	InformationURI  string      `json:"informationUri"`
+	Rules           []sarifRule `json:"rules"`
 }
 
 type sarifRule struct {
 	ID                   string       `json:"id"`
 	ShortDescription     sarifText    `json:"shortDescription"`
+	HelpURI              string       `json:"helpUri"`
+	Help                 sarifHelp    `json:"help"`
 	DefaultConfiguration sarifDefault `json:"defaultConfiguration"`
+}
+
+// sarifHelp is what code scanning shows under an alert.
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown"`
 }
 
 type sarifDefault struct {
@@ -228,17 +369,30 @@ type sarifRegion struct {
 }
 
 func writeSARIF(w io.Writer, res *Result) error {
-	drv := sarifDriver{Name: "catalogist", Rules: []sarifRule{}}
+	drv := sarifDriver{Name: "catalogist", Version: toolVersion(), InformationURI: ProjectURL, Rules: []sarifRule{}}
+	if v, err := semver.StrictNewVersion(strings.TrimPrefix(drv.Version, "v")); err == nil {
+		drv.SemanticVersion = v.String()
+	}
 	index := map[string]int{}
 	for i, r := range All {
 		index[r.Name] = i
-		drv.Rules = append(drv.Rules, sarifRule{ID: r.Name, ShortDescription: sarifText{r.Doc}, DefaultConfiguration: sarifDefault{r.Severity.String()}})
+		drv.Rules = append(drv.Rules, sarifRule{
+			ID: r.Name, ShortDescription: sarifText{r.Doc}, HelpURI: RulesURL,
+			Help: sarifHelp{
+				Text:     fmt.Sprintf("%s checks that %s. The rules are described at %s", r.Name, r.Doc, RulesURL),
+				Markdown: fmt.Sprintf("`%s` checks that %s. See [the rules](%s).", r.Name, r.Doc, RulesURL),
+			},
+			DefaultConfiguration: sarifDefault{r.Severity.String()},
+		})
 	}
 	run := sarifRun{Tool: sarifTool{drv}, Results: []sarifResult{}}
 	for _, f := range res.Findings {
 		r := sarifResult{
-			RuleID: f.Rule, RuleIndex: index[f.Rule], Level: f.Severity.String(), Message: sarifText{f.Message},
-			Locations: []sarifLocation{{sarifPhysical{sarifArtifact{filepath.ToSlash(f.File)}, sarifRegion{f.Line, f.Column}}}},
+			RuleID: f.Rule, RuleIndex: -1, Level: f.Severity.String(), Message: sarifText{f.Message},
+			Locations: []sarifLocation{{sarifPhysical{sarifArtifact{fileURI(f.File)}, sarifRegion{f.Line, f.Column}}}},
+		}
+		if i, ok := index[f.Rule]; ok {
+			r.RuleIndex = i
 		}
 		if f.Chart != "" || f.Option != "" {
 			r.Properties = &sarifProperties{Chart: f.Chart, Option: f.Option}
@@ -248,4 +402,53 @@ func writeSARIF(w io.Writer, res *Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// fileURI turns a path into the relative URI reference SARIF wants: with
+// forward slashes, and a space or a % escaped as they must be in a URI.
+func fileURI(path string) string {
+	return (&url.URL{Path: filepath.ToSlash(path)}).String()
+}
+
+// ProjectURL is catalogist's home page, which SARIF and step summaries
+// point at.
+const ProjectURL = "https://github.com/catalogist/catalogist"
+
+// RulesURL is where the rules are described: the README's rule table,
+// under its "Rules" heading. The table's rows carry no anchor of their
+// own, so every rule points at the table.
+const RulesURL = ProjectURL + "#rules"
+
+// ToolVersion, when set, is the version SARIF reports for catalogist.
+// Empty, SARIF reports the version of the catalogist module the binary was
+// built from; a binary built from sources without their git history (the
+// GitHub Action's) has none, and its caller sets this instead.
+var ToolVersion string
+
+// toolVersion is the version SARIF reports: ToolVersion, else the module's
+// ("(devel)" for a build without a version), "" when the binary holds no
+// build information.
+func toolVersion() string {
+	if ToolVersion != "" {
+		return ToolVersion
+	}
+	return moduleVersion()
+}
+
+func moduleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	const module = "github.com/catalogist/catalogist"
+	if bi.Main.Path == module {
+		return bi.Main.Version
+	}
+	// Built into another program, catalogist is one of its dependencies.
+	for _, d := range bi.Deps {
+		if d.Path == module {
+			return d.Version
+		}
+	}
+	return ""
 }

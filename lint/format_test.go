@@ -4,10 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/catalogist/catalogist/lint"
+	"github.com/catalogist/catalogist/workflow/workflowtest"
 )
 
 // A finding repeated across charts is printed once in text, with the other
@@ -108,5 +114,288 @@ func TestTextCapsChartList(t *testing.T) {
 	lint.Write(&out, res, "text")
 	if !strings.HasSuffix(out.String(), "15 charts, 0 errors, 15 warnings (and 3 in the baseline)\n") {
 		t.Errorf("summary does not count the baselined findings:\n%s", out.String())
+	}
+}
+
+// In a GitHub Actions step, at most 10 annotations of each severity are
+// written, the most severe first: errors of rules that are errors by
+// default before errors a catalog raised. A notice counts the others. Only
+// the findings of changed charts, and of no chart, are annotated; every
+// finding is in the log, one group per chart. Messages and file names
+// survive the escaping the runner undoes.
+func TestGitHubCapsAnnotations(t *testing.T) {
+	tricky := "100% done:\r\nnext, line::error::injected"
+	var fs []lint.Finding
+	add := func(chart, rule string, sev lint.Severity, line int, msg string) {
+		fs = append(fs, lint.Finding{Rule: rule, Severity: sev, File: "charts/" + chart + "/values.schema.json", Line: line, Column: 3, Chart: chart, Message: msg})
+	}
+	// Raised to errors by a catalog, listed first: annotated last.
+	for i := range 7 {
+		add("alpha", "context-path", lint.Error, 100+i, fmt.Sprintf("raised %d", i))
+	}
+	for i := range 8 {
+		add("beta", "option-type", lint.Error, 10+i, fmt.Sprintf("no type %d", i))
+	}
+	for i := range 13 {
+		add("beta", "slider-grid", lint.Warning, 50+i, fmt.Sprintf("off the grid %d", i))
+	}
+	add("alpha", "option-type", lint.Error, 1, tricky)
+	fs = append(fs, lint.Finding{Rule: "region-file", Severity: lint.Warning, File: "odd dir/a,b:c.yaml", Line: 2, Column: 1, Message: "no chart"})
+	// Not changed: listed, not annotated.
+	add("gamma", "option-type", lint.Error, 5, "unchanged chart")
+	for i := range 2 {
+		add("beta", "schema-registry", lint.Note, 70+i, "a note")
+	}
+	res := &lint.Result{Charts: 3, Findings: fs, Changed: map[string]bool{"alpha": true, "beta": true}}
+
+	var out bytes.Buffer
+	if err := lint.Write(&out, res, "github"); err != nil {
+		t.Fatal(err)
+	}
+	cmds, plain, err := workflowtest.Commands(out.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string][]workflowtest.Command{}
+	for _, c := range cmds {
+		byName[c.Name] = append(byName[c.Name], c)
+	}
+	errs, warns := byName["error"], byName["warning"]
+	if len(errs) != 10 || len(warns) != 10 {
+		t.Fatalf("%d error and %d warning annotations, want 10 of each:\n%s", len(errs), len(warns), out.String())
+	}
+	// 9 option-type errors of the changed charts, then the first raised one.
+	for i, c := range errs {
+		wantTitle := "catalogist option-type"
+		if i == 9 {
+			wantTitle = "catalogist context-path"
+		}
+		if c.Properties["title"] != wantTitle {
+			t.Errorf("error annotation %d is %q (%s), want one of %s: errors of rules that are errors by default come first", i, c.Message, c.Properties["title"], wantTitle)
+		}
+		if c.Message == "unchanged chart" {
+			t.Errorf("a finding of a chart not changed is annotated")
+		}
+		if c.Properties["file"] == "" || c.Properties["line"] == "" || c.Properties["col"] != "3" {
+			t.Errorf("annotation without its position: %+v", c)
+		}
+	}
+	if errs[0].Message != tricky || errs[0].Properties["file"] != "charts/alpha/values.schema.json" || errs[0].Properties["line"] != "1" {
+		t.Errorf("first error annotation = %+v, want the alpha option-type finding with its message intact %q", errs[0], tricky)
+	}
+	if errs[9].Message != "raised 0" {
+		t.Errorf("the raised error annotated is %q, want the first by position, raised 0", errs[9].Message)
+	}
+	if warns[0].Properties["file"] != "odd dir/a,b:c.yaml" || warns[0].Message != "no chart" {
+		t.Errorf("the finding of no chart is not the first warning, with its file name intact: %+v", warns[0])
+	}
+	notices := byName["notice"]
+	if len(notices) != 3 {
+		t.Fatalf("%d notices, want the 2 notes and the count of what is left out:\n%s", len(notices), out.String())
+	}
+	want := "6 more errors and 4 more warnings not annotated: GitHub shows 10 annotations of each severity per step. This step's log lists every finding, grouped by chart, and so does its summary."
+	if last := notices[2]; last.Message != want || last.Properties["file"] != "" {
+		t.Errorf("last notice = %+v\nwant message %q", last, want)
+	}
+
+	// The log: one group per chart, every finding inside, none on two lines.
+	wantGroups := []string{"alpha (8 errors, 0 warnings)", "beta (8 errors, 13 warnings)", "odd dir/a,b:c.yaml (0 errors, 1 warning)", "gamma (1 error, 0 warnings)"}
+	var groups []string
+	for _, c := range cmds {
+		if c.Name == "group" {
+			groups = append(groups, c.Message)
+		}
+	}
+	if !slices.Equal(groups, wantGroups) || len(byName["endgroup"]) != len(wantGroups) {
+		t.Errorf("groups %q (%d ends), want %q", groups, len(byName["endgroup"]), wantGroups)
+	}
+	if len(plain) != len(fs)+1 {
+		t.Errorf("%d plain log lines, want one per finding and the summary line:\n%s", len(plain), strings.Join(plain, "\n"))
+	}
+	if !slices.Contains(plain, `charts/alpha/values.schema.json:1:3: error: 100% done:\r\nnext, line::error::injected [option-type]`) {
+		t.Errorf("the log line of the tricky message is not on one line with its breaks shown:\n%s", strings.Join(plain, "\n"))
+	}
+	if last := plain[len(plain)-1]; last != "3 charts, 17 errors, 14 warnings" {
+		t.Errorf("summary line %q", last)
+	}
+}
+
+// Few findings: each is annotated, without a notice.
+func TestGitHubAnnotatesAllWhenFew(t *testing.T) {
+	res := &lint.Result{Charts: 1, Findings: []lint.Finding{
+		{Rule: "slider-grid", Severity: lint.Warning, File: "c/values.schema.json", Line: 4, Column: 2, Chart: "c", Message: "off"},
+		{Rule: "option-type", Severity: lint.Error, File: "c/values.schema.json", Line: 9, Column: 2, Chart: "c", Message: "no type"},
+	}}
+	var out bytes.Buffer
+	if err := lint.Write(&out, res, "github"); err != nil {
+		t.Fatal(err)
+	}
+	want := `::group::c (1 error, 1 warning)
+c/values.schema.json:4:2: warning: off [slider-grid]
+c/values.schema.json:9:2: error: no type [option-type]
+::endgroup::
+::error col=2,file=c/values.schema.json,line=9,title=catalogist option-type::no type
+::warning col=2,file=c/values.schema.json,line=4,title=catalogist slider-grid::off
+1 chart, 1 error, 1 warning
+`
+	if out.String() != want {
+		t.Errorf("github output:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+// The SARIF log validates against the SARIF 2.1.0 schema's definitions,
+// and has what code scanning reads: the tool's name, version and home, a
+// help address per rule, and for each result its rule, message and
+// location.
+func TestSARIFForCodeScanning(t *testing.T) {
+	defer func(v string) { lint.ToolVersion = v }(lint.ToolVersion)
+	lint.ToolVersion = "v1.4.2"
+	res := &lint.Result{Charts: 2, Findings: []lint.Finding{
+		{Rule: "option-type", Severity: lint.Error, File: "my charts/a%b/values.schema.json", Line: 3, Column: 7, Chart: "a", Message: "no type"},
+		{Rule: "slider-grid", Severity: lint.Warning, File: "charts/b/values.schema.json", Line: 1, Column: 1, Chart: "b", Option: "cpu", Message: "off"},
+		{Rule: "schema-registry", Severity: lint.Note, File: "charts/b/values.schema.json", Line: 2, Column: 1, Chart: "b", Message: "a note"},
+	}}
+	var out bytes.Buffer
+	if err := lint.Write(&out, res, "sarif"); err != nil {
+		t.Fatal(err)
+	}
+
+	schemaDoc, err := os.ReadFile("testdata/sarif-2.1.0-subset.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("sarif.json", sd); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("sarif.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("the SARIF log does not validate: %v\n%s", err, out.String())
+	}
+
+	var doc struct {
+		Schema  string `json:"$schema"`
+		Version string
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name, Version, SemanticVersion, InformationURI string
+					Rules                                          []struct {
+						ID, HelpURI          string
+						Help                 struct{ Text, Markdown string }
+						DefaultConfiguration struct{ Level string }
+					}
+				}
+			}
+			Results []struct {
+				RuleID    string
+				RuleIndex int
+				Level     string
+				Message   struct{ Text string }
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, StartColumn int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	drv := doc.Runs[0].Tool.Driver
+	if doc.Version != "2.1.0" || drv.Name != "catalogist" || drv.Version != "v1.4.2" || drv.SemanticVersion != "1.4.2" || drv.InformationURI != "https://github.com/catalogist/catalogist" {
+		t.Errorf("driver %+v (log version %s)", drv, doc.Version)
+	}
+	if len(drv.Rules) != len(lint.All) {
+		t.Fatalf("%d rules in the driver, want %d", len(drv.Rules), len(lint.All))
+	}
+	for i, r := range drv.Rules {
+		if r.ID != lint.All[i].Name || r.HelpURI != lint.RulesURL || !strings.Contains(r.Help.Text, lint.All[i].Doc) || r.DefaultConfiguration.Level != lint.All[i].Severity.String() {
+			t.Errorf("rule %d: %+v", i, r)
+		}
+	}
+	wantURIs := []string{"my%20charts/a%25b/values.schema.json", "charts/b/values.schema.json", "charts/b/values.schema.json"}
+	for i, r := range doc.Runs[0].Results {
+		f := res.Findings[i]
+		loc := r.Locations[0].PhysicalLocation
+		if r.RuleID != f.Rule || drv.Rules[r.RuleIndex].ID != f.Rule || r.Level != f.Severity.String() || r.Message.Text != f.Message ||
+			loc.ArtifactLocation.URI != wantURIs[i] || loc.Region.StartLine != f.Line || loc.Region.StartColumn != f.Column {
+			t.Errorf("result %d = %+v, for finding %+v", i, r, f)
+		}
+	}
+
+	// Without a version set, the module's is reported; never an empty one
+	// in a binary with build information.
+	lint.ToolVersion = ""
+	out.Reset()
+	lint.Write(&out, res, "sarif")
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if v := doc.Runs[0].Tool.Driver.Version; v == "" {
+		t.Errorf("no driver version without ToolVersion:\n%s", out.String())
+	}
+}
+
+// The rules' help address is the README's rule table: a heading that
+// GitHub gives the anchor "rules".
+func TestRulesURLAnchorExists(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, anchor, _ := strings.Cut(lint.RulesURL, "#")
+	// GitHub's anchors: the heading's text in lower case, without
+	// punctuation but hyphens, spaces as hyphens; a repeated one gets -1, -2.
+	seen := map[string]int{}
+	found := false
+	inFence := false
+	for line := range strings.Lines(string(readme)) {
+		if strings.HasPrefix(line, "```") {
+			inFence = !inFence
+		}
+		if inFence || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		text := strings.TrimSpace(strings.TrimLeft(line, "#"))
+		var b strings.Builder
+		for _, r := range strings.ToLower(text) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		slug := b.String()
+		if n := seen[slug]; n > 0 {
+			seen[slug]++
+			slug = fmt.Sprintf("%s-%d", slug, n)
+		} else {
+			seen[slug] = 1
+		}
+		if slug == anchor {
+			found = true
+			if !strings.Contains(text, "Rules") {
+				t.Errorf("anchor #%s is the heading %q, not the rule table's", anchor, text)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("README.md has no heading with the anchor #%s that %s points at", anchor, lint.RulesURL)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/catalogist/catalogist/analysis"
 	"github.com/catalogist/catalogist/catalog"
@@ -105,6 +106,31 @@ type Options struct {
 	// KeepAnalyses keeps each chart's analysis in the result, for a caller
 	// that goes on to show the charts (a build's pages).
 	KeepAnalyses bool
+	// Progress, when set, is told of each chart as its analysis ends. It
+	// is called from several goroutines at once: charts are analysed in
+	// parallel.
+	Progress func(ChartDone)
+	// Changed, when not nil, names the charts changed since the ref of
+	// --changed-since, which Run returns as Result.Changed.
+	Changed map[string]bool
+	// Published holds the digests of the packages a published index lists,
+	// by chart name then version (--published); nil without it. Packages
+	// holds the digests of the charts' packages as a build makes them now,
+	// for the charts whose version Published lists. Rule version-bump
+	// compares the two.
+	Published map[string]map[string]string
+	Packages  map[*catalog.Chart]string
+}
+
+// ChartDone is a chart analysed, as Options.Progress is told of it.
+type ChartDone struct {
+	Chart string
+	// Of is the number of charts the run analyses.
+	Of   int
+	Took time.Duration
+	// Errors and Warnings count the chart's findings, before those of
+	// files several charts share are merged.
+	Errors, Warnings int
 }
 
 // Result is the outcome of a run.
@@ -170,6 +196,11 @@ type Pass struct {
 	// escapes are the chart's paths that lead outside the catalog
 	// repository: with any, no other file of the chart is read.
 	escapes []*catalog.EscapeError
+	// published and pkg are what version-bump compares: the digests of
+	// the published packages (Options.Published), and of the chart's
+	// package now, "" when not made.
+	published map[string]map[string]string
+	pkg       string
 }
 
 // passState is shared by the copies of a pass that each rule receives.
@@ -274,7 +305,7 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{}
+	res := &Result{Changed: opt.Changed}
 	var mu sync.Mutex
 	type job struct {
 		i   int
@@ -302,6 +333,7 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 			defer wg.Done()
 			comp := &schema.HelmCompiler{}
 			for j := range queue {
+				begin := time.Now()
 				p, err := newPass(j.ch, j.cat, opt, envs[j.cat])
 				if err != nil {
 					errs[j.i] = err
@@ -337,6 +369,10 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 				mu.Lock()
 				res.Findings = append(res.Findings, found...)
 				mu.Unlock()
+				if opt.Progress != nil {
+					e, w := (&Result{Findings: found}).Count()
+					opt.Progress(ChartDone{Chart: j.ch.Name, Of: len(jobs), Took: time.Since(begin), Errors: e, Warnings: w})
+				}
 			}
 		}()
 	}
@@ -393,6 +429,7 @@ func Sort(fs []Finding) {
 // problems are left for the rules.
 func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, env catalogEnv) (*Pass, error) {
 	p := &Pass{Chart: ch, Catalog: cat, Region: opt.Region, Model: env.model, state: &passState{}}
+	p.published, p.pkg = opt.Published, opt.Packages[ch]
 	p.ExtKey, p.Platform = env.ExtKey, env.Platform
 	// Forms are computed for a typical user: with what every deployment's
 	// context holds, and nothing a deployment may leave out.

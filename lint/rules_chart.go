@@ -243,7 +243,7 @@ var RuleChartIcon = &Rule{
 
 // All lists every rule, in the order they are documented. Each theme's
 // file lists its own rules: a new rule is added there, beside its code.
-var All = slices.Concat(schemaRules, formRules, valuesRules, extRules, sliderRules, hiddenRules, regionRules, chartRules, containRules)
+var All = slices.Concat(schemaRules, formRules, valuesRules, extRules, sliderRules, hiddenRules, regionRules, chartRules, containRules, artifactHubRules, publishRules)
 
 // chartRules check Chart.yaml and the chart's icon.
 var chartRules = []*Rule{RuleChartMetadata, RuleChartAdvice, RuleChartIcon}

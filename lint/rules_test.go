@@ -1,8 +1,10 @@
 // The rule fixtures: each rule has testdata/rules/<rule>/bad and
 // testdata/rules/<rule>/good, catalog directories (charts under charts/); a
-// region.yaml at a fixture's root is used as the region. good must produce
-// no finding of any rule. bad/want.txt states every finding of the rule in
-// bad, one a line, as analysistest's "// want" comments do:
+// region.yaml at a fixture's root is used as the region, and a published/
+// directory holding an index.yaml as the published index (--published).
+// good must produce no finding of any rule. bad/want.txt states every
+// finding of the rule in bad, one a line, as analysistest's "// want"
+// comments do:
 //
 //	FILE:LINE:COL: REGEXP
 //
@@ -57,6 +59,7 @@ func lintFixtureWith(t *testing.T, dir string, opt lint.Options) *lint.Result {
 		}
 		opt.Region = r
 	}
+	opt = withPublished(t, dir, cat, opt)
 	res, err := lint.Run([]*catalog.Catalog{cat}, opt)
 	if err != nil {
 		t.Fatalf("lint %s: %v", dir, err)

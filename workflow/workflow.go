@@ -5,15 +5,19 @@
 package workflow
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/sethvargo/go-githubactions"
 )
 
 // Run is the job step catalogist runs in.
 type Run struct {
-	a *githubactions.Action
+	a      *githubactions.Action
+	getenv func(string) string
 }
 
 // Detect returns the step when GITHUB_ACTIONS is "true", nil otherwise.
@@ -28,23 +32,75 @@ func Detect(w io.Writer) *Run {
 
 // New returns a step that reads its environment through getenv.
 func New(w io.Writer, getenv func(string) string) *Run {
-	return &Run{a: githubactions.New(githubactions.WithWriter(w), githubactions.WithGetenv(getenv))}
+	return &Run{a: githubactions.New(githubactions.WithWriter(w), githubactions.WithGetenv(getenv)), getenv: getenv}
 }
 
-// Input returns the action input name (snake_case), trimmed.
+// Input returns the action input name (snake_case), trimmed: the variable
+// INPUT_<NAME>, which a composite action must pass to its step itself.
 func (r *Run) Input(name string) string { return r.a.GetInput(name) }
 
+// outputDelimiter is the line go-githubactions ends a value with in
+// GITHUB_OUTPUT: a value holding it would end early, and its rest would
+// set other outputs.
+const outputDelimiter = "_GitHubActionsFileCommandDelimeter_"
+
 // SetOutput sets a step output.
-func (r *Run) SetOutput(name, value string) { r.a.SetOutput(name, value) }
+func (r *Run) SetOutput(name, value string) error {
+	if strings.Contains(value, outputDelimiter) {
+		return fmt.Errorf("step output %s: the value holds %s, which would end it early", name, outputDelimiter)
+	}
+	if err := r.needFile("GITHUB_OUTPUT", "step outputs"); err != nil {
+		return err
+	}
+	return catch(func() { r.a.SetOutput(name, value) }, "setting step output "+name)
+}
 
 // AddSummary appends Markdown to the step summary.
-func (r *Run) AddSummary(markdown string) { r.a.AddStepSummary(markdown) }
+func (r *Run) AddSummary(markdown string) error {
+	if err := r.needFile("GITHUB_STEP_SUMMARY", "the step summary"); err != nil {
+		return err
+	}
+	return catch(func() { r.a.AddStepSummary(markdown) }, "writing the step summary")
+}
 
 // Group starts a collapsible group of log lines; EndGroup ends it.
-func (r *Run) Group(title string) { r.a.Group(title) }
+func (r *Run) Group(title string) error {
+	return catch(func() { r.a.Group(title) }, "starting a log group")
+}
 
 // EndGroup ends the group Group started.
-func (r *Run) EndGroup() { r.a.EndGroup() }
+func (r *Run) EndGroup() error {
+	return catch(func() { r.a.EndGroup() }, "ending a log group")
+}
 
 // Mask makes the runner hide value wherever the log would show it.
-func (r *Run) Mask(value string) { r.a.AddMask(value) }
+func (r *Run) Mask(value string) error {
+	if value == "" {
+		return nil
+	}
+	return catch(func() { r.a.AddMask(value) }, "masking a secret")
+}
+
+// needFile checks that the runner named the file a file command writes.
+func (r *Run) needFile(env, what string) error {
+	if r.getenv(env) == "" {
+		return fmt.Errorf("%s is not set, so %s cannot be written: the GitHub Actions runner sets it in every step", env, what)
+	}
+	return nil
+}
+
+// catch turns the panic go-githubactions raises when it cannot write into
+// an error.
+func catch(f func(), what string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			e, ok := p.(error)
+			if !ok {
+				e = errors.New(fmt.Sprint(p))
+			}
+			err = fmt.Errorf("%s: %w", what, e)
+		}
+	}()
+	f()
+	return nil
+}

@@ -7,13 +7,17 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/catalogist/catalogist/builder"
 	"github.com/catalogist/catalogist/lint"
+	"github.com/catalogist/catalogist/progress"
 	"github.com/catalogist/catalogist/repoindex"
+	"github.com/catalogist/catalogist/secret"
+	"github.com/catalogist/catalogist/workflow"
 )
 
 func newBuildCmd() *cobra.Command {
@@ -117,22 +121,57 @@ func writeSteps(w io.Writer, steps []builder.StepTime) {
 }
 
 func runBuild(ctx context.Context, stdout, stderr io.Writer, opt builder.Options, verbose bool) error {
+	_, err := buildCatalog(ctx, stdout, stderr, opt, verbose)
+	return err
+}
+
+// buildCatalog is runBuild, which also gives the build's result to the
+// action command.
+func buildCatalog(ctx context.Context, stdout, stderr io.Writer, opt builder.Options, verbose bool) (*builder.Result, error) {
+	begin := time.Now()
 	if opt.Out == "" {
-		return usageError(errors.New("--out is required: the directory to write the repository and the site into"))
+		return nil, usageError(errors.New("--out is required: the directory to write the repository and the site into"))
 	}
 	if err := checkBuildFlags(opt); err != nil {
-		return usageError(err)
+		return nil, usageError(err)
 	}
-	opt.Log = stderr
+	// A line per chart and step in a CI log, a bar on a terminal; the lint
+	// report and other messages are written above the bar.
+	rep := progress.New(stderr, progress.Options{Quiet: opt.LintFormat == "json" || opt.LintFormat == "sarif"})
+	opt.Log = rep.Writer()
+	steps := rep.Steps()
+	opt.Progress = func(ev builder.Event) {
+		status := ""
+		if ev.Reused {
+			status = "unchanged"
+		}
+		steps.Done(ev.Step, ev.Total, ev.Chart, ev.Took, status)
+	}
+	run := workflow.Detect(stdout)
 	res, err := builder.Build(ctx, opt)
+	steps.Finish()
 	if err != nil {
+		if run != nil {
+			// The summary is no place for a URL's credentials either.
+			if serr := run.ReportFailure("build", secret.RedactURLs(err.Error())); serr != nil {
+				fmt.Fprintln(stderr, "catalogist: warning:", serr)
+			}
+			// Refused by lint: the summary lists every finding, as
+			// lint's own does.
+			var le *builder.ErrLint
+			if errors.As(err, &le) && res != nil && res.Lint != nil {
+				if serr := run.ReportLint(workflow.Lint{Result: res.Lint}); serr != nil {
+					fmt.Fprintln(stderr, "catalogist: warning:", serr)
+				}
+			}
+		}
 		var le *builder.ErrLint
 		var ce *repoindex.ConflictError
 		var de *repoindex.DuplicateError
 		if errors.As(err, &le) || errors.As(err, &ce) || errors.As(err, &de) {
-			return &exitError{code: 1, err: err}
+			return nil, &exitError{code: 1, err: err}
 		}
-		return usageError(err)
+		return nil, usageError(err)
 	}
 	if verbose {
 		writeSteps(stderr, res.Steps)
@@ -140,5 +179,15 @@ func runBuild(ctx context.Context, stdout, stderr io.Writer, opt builder.Options
 	_, warns := res.Lint.Count()
 	fmt.Fprintf(stdout, "built %d chart(s) into %s: %d packaged, %d unchanged, %d carried from the published index, %d lint warning(s)\n",
 		res.Charts, opt.Out, res.Packaged, res.Reused, res.Carried, warns)
-	return nil
+	if run != nil {
+		b := workflow.Build{Out: opt.Out, Charts: res.Charts, Packaged: res.Packaged, Reused: res.Reused, Carried: res.Carried,
+			Took: time.Since(begin), Lint: res.Lint}
+		for _, s := range res.Steps {
+			b.Steps = append(b.Steps, workflow.Step{Name: s.Name, Took: s.Took})
+		}
+		if err := run.ReportBuild(b); err != nil {
+			fmt.Fprintln(stderr, "catalogist: warning:", err)
+		}
+	}
+	return res, nil
 }

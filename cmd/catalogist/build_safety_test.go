@@ -72,7 +72,7 @@ type process struct {
 func background(t *testing.T, args ...string) *process {
 	t.Helper()
 	r := &process{cmd: exec.Command(binary, args...), done: make(chan struct{})}
-	r.cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=")
+	r.cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=", "CI=")
 	r.cmd.Stdout, r.cmd.Stderr = &r.out, &r.err
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)

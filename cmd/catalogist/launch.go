@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net/url"
+	"path"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -16,7 +18,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/catalogist/catalogist/catalogsfile"
+	"github.com/catalogist/catalogist/chartrepo"
 	"github.com/catalogist/catalogist/launcher"
+	"github.com/catalogist/catalogist/progress"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/secret"
@@ -99,6 +103,7 @@ profile, region, schema registry).`,
 			}
 			cl.configure()
 			l.Namespace = cl.namespace
+			l.Resolver.Progress = downloadMeter(progress.New(cmd.ErrOrStderr(), progress.Options{}))
 			return runLaunch(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), l, showValues)
 		},
 	}
@@ -124,6 +129,18 @@ profile, region, schema registry).`,
 	fl.StringVar(&l.Resolver.CacheDir, "cache-dir", "", "cache of indexes and packages (default the user's cache directory)")
 	fl.DurationVar(&l.Timeout, "timeout", 5*time.Minute, "time allowed for the install")
 	return cmd
+}
+
+// downloadMeter shows each package download on rep under the package's
+// file name: the URL may be long, and its query may hold a token.
+func downloadMeter(rep *progress.Reporter) func(src string, size int64) chartrepo.Meter {
+	return func(src string, size int64) chartrepo.Meter {
+		name := src
+		if u, err := url.Parse(src); err == nil && u.Path != "" {
+			name = path.Base(u.Path)
+		}
+		return rep.Bytes("download "+name, size)
+	}
 }
 
 func runLaunch(ctx context.Context, stdout, stderr io.Writer, l *launcher.Launch, showValues bool) error {

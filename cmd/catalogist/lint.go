@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,15 +9,19 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/catalogist/catalogist/atomicfile"
 	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/lint"
+	"github.com/catalogist/catalogist/progress"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/workflow"
 )
 
 type lintFlags struct {
@@ -79,6 +84,7 @@ Exit status: 0 without errors, 1 with errors (or warnings with --strict),
 }
 
 func runLint(stdout io.Writer, args []string, f lintFlags) error {
+	begin := time.Now()
 	if f.listRules {
 		return listRules(stdout)
 	}
@@ -129,6 +135,12 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 		}
 		cat, err := catalog.Discover(a)
 		if err != nil {
+			// The same glob names directories beside the catalogs too
+			// (examples/workflows); nothing left to lint is still refused
+			// below.
+			if errors.Is(err, catalog.ErrNoCharts) && len(args) > 1 {
+				continue
+			}
 			return usageError(err)
 		}
 		cats = append(cats, cat)
@@ -136,7 +148,32 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 	if len(cats) == 0 {
 		return usageError(fmt.Errorf("nothing to lint in %s: %w", strings.Join(args, " "), catalog.ErrNoCharts))
 	}
+	if f.changedSince != "" {
+		if f.writeBaseline {
+			return usageError(fmt.Errorf("--write-baseline records the findings of every chart: run it without --changed-since"))
+		}
+		var selected map[string]bool
+		if cats, selected, err = selectChanged(context.Background(), stdout, cats, f, &opt); err != nil {
+			return usageError(err)
+		}
+		if base != nil {
+			base.Keep(func(chart string) bool { return selected[chart] })
+		}
+	}
+	if f.published != "" && len(cats) > 0 {
+		if err := addPublished(context.Background(), cats, f, &opt); err != nil {
+			return usageError(err)
+		}
+	}
+	// A line per chart in a CI log, a bar on a terminal; nothing beside
+	// output meant for programs.
+	rep := progress.New(os.Stderr, progress.Options{Quiet: f.format == "json" || f.format == "sarif"})
+	steps := rep.Steps()
+	opt.Progress = func(d lint.ChartDone) {
+		steps.Done("lint", d.Of, d.Chart, d.Took, findingCounts(d.Errors, d.Warnings))
+	}
 	res, err := lint.Run(cats, opt)
+	steps.Finish()
 	if err != nil {
 		return usageError(err)
 	}
@@ -155,11 +192,44 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 	if err := lint.Write(stdout, res, f.format); err != nil {
 		return usageError(err)
 	}
+	if f.sarif != "" {
+		if err := atomicfile.Write(f.sarif, 0o644, func(w io.Writer) error { return lint.Write(w, res, "sarif") }); err != nil {
+			return usageError(fmt.Errorf("--sarif: %w", err))
+		}
+	}
+	if run := workflow.Detect(stdout); run != nil {
+		// The findings are printed and the exit status says what they
+		// are: a step's outputs or summary that cannot be written change
+		// neither.
+		if err := run.ReportLint(workflow.Lint{Result: res, Linted: chartNames(cats), SARIF: f.sarif, Took: time.Since(begin)}); err != nil {
+			fmt.Fprintln(os.Stderr, "catalogist: warning:", err)
+		}
+	}
 	errs, warns := res.Count()
 	if errs > 0 || (f.strict && warns > 0) {
 		return &exitError{code: 1}
 	}
 	return nil
+}
+
+// chartNames returns the names of the catalogs' charts.
+func chartNames(cats []*catalog.Catalog) []string {
+	var names []string
+	for _, c := range cats {
+		for _, ch := range c.Charts {
+			names = append(names, ch.Name)
+		}
+	}
+	return names
+}
+
+// findingCounts is a chart's status in the progress lines: its findings,
+// or nothing when it has none.
+func findingCounts(errs, warns int) string {
+	if errs+warns == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d error(s), %d warning(s)", errs, warns)
 }
 
 // loadBaseline reads the --baseline file, nil without one. Writing it needs

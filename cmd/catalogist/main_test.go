@@ -49,7 +49,7 @@ type result struct {
 func catalogist(t *testing.T, env []string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=")
+	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=", "CI=")
 	cmd.Env = append(cmd.Env, env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -175,15 +175,26 @@ func TestFormats(t *testing.T) {
 		}
 	})
 	t.Run("github", func(t *testing.T) {
-		for _, env := range [][]string{{"GITHUB_ACTIONS=true"}, nil} {
+		// The step's files: without them, a run inside a job would write
+		// into that job's.
+		dir := t.TempDir()
+		step := []string{"GITHUB_ACTIONS=true", "GITHUB_OUTPUT=" + filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY=" + filepath.Join(dir, "summary")}
+		for _, env := range [][]string{step, nil} {
 			args := []string{"lint", badFixture}
 			if env == nil {
 				args = []string{"lint", "--format", "github", badFixture}
 			}
 			r := catalogist(t, env, args...)
-			first := strings.SplitN(r.stdout, "\n", 2)[0]
-			if !strings.HasPrefix(first, "::error ") || !strings.Contains(first, "file=") || !strings.Contains(first, "line=") || !strings.Contains(first, "::option ") {
-				t.Errorf("not workflow commands (env %v):\n%s", env, r.stdout)
+			var annotation string
+			for line := range strings.Lines(r.stdout) {
+				if strings.HasPrefix(line, "::error ") {
+					annotation = line
+					break
+				}
+			}
+			// The log groups the findings by chart, then annotates them.
+			if r.code != 1 || !strings.HasPrefix(r.stdout, "::group::demo (") || !strings.Contains(annotation, "file=") || !strings.Contains(annotation, "line=") || !strings.Contains(annotation, "::option ") {
+				t.Errorf("not workflow commands (env %v), exit %d:\n%s%s", env, r.code, r.stdout, r.stderr)
 			}
 		}
 	})

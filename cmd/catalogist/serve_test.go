@@ -52,7 +52,7 @@ var servingLine = regexp.MustCompile(`^serving .* at (http://\S+) \(Ctrl-C to st
 func startServe(t *testing.T, args ...string) *serveProcess {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)
-	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=")
+	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=", "CI=")
 	p := &serveProcess{cmd: cmd, stderr: &lockedBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	stdout, err := cmd.StdoutPipe()

@@ -358,7 +358,7 @@ func unprivileged(t *testing.T, top string) func(args ...string) result {
 	return func(args ...string) result {
 		t.Helper()
 		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=", "HOME="+top, "XDG_CACHE_HOME="+top)
+		cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=", "CI=", "HOME="+top, "XDG_CACHE_HOME="+top)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A pull request's check, as the example workflow runs it: only the
+// charts changed since main and those depending on them are linted, and a
+// change under a published version fails until the version is bumped.
+func TestLintChangedAndPublished(t *testing.T) {
+	repo := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.org", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.org", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	chart := func(name, version, extra string) string {
+		return "apiVersion: v2\nname: " + name + "\nversion: " + version + "\ndescription: A chart.\nicon: https://example.org/i.svg\n" + extra
+	}
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n"
+	dep := "dependencies:\n  - {name: lib, version: ^1.0.0, repository: file://../lib}\n"
+	cat := filepath.Join(repo, "catalog")
+	writeFiles(t, cat, map[string]string{
+		"catalog.yaml":                  "name: c\n",
+		"charts/lib/Chart.yaml":         chart("lib", "1.0.0", "type: library\n"),
+		"charts/lib/templates/_lib.tpl": `{{- define "lib.name" -}}lib{{- end -}}`,
+		"charts/app/Chart.yaml":         chart("app", "2.0.0", dep),
+		"charts/app/templates/cm.yaml":  cm,
+		"charts/solo/Chart.yaml":        chart("solo", "0.1.0", ""),
+		"charts/solo/templates/cm.yaml": cm,
+	})
+	git("init", "--quiet", "--initial-branch=main")
+	git("add", "-A")
+	git("commit", "--quiet", "-m", "start")
+	git("checkout", "--quiet", "-b", "change")
+	published := filepath.Join(t.TempDir(), "site")
+	if r := catalogist(t, nil, "build", "--out", published, cat); r.code != 0 {
+		t.Fatalf("build: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	r := catalogist(t, nil, "lint", "--changed-since", "main", "--published", published, cat)
+	if r.code != 0 || !strings.Contains(r.stdout, "no chart changed since main") {
+		t.Errorf("nothing changed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	// The library's template changes under its version.
+	writeFiles(t, cat, map[string]string{"charts/lib/templates/_lib.tpl": `{{- define "lib.name" -}}library{{- end -}}`})
+	r = catalogist(t, nil, "lint", "--changed-since", "main", "--published", published, "--format", "json", cat)
+	var report struct {
+		Findings []struct{ Rule, File, Chart, Message string }
+		Charts   int
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
+		t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	bumps := map[string]string{}
+	for _, f := range report.Findings {
+		if f.Rule == "version-bump" {
+			bumps[f.Chart] = f.Message
+		}
+	}
+	if r.code != 1 || report.Charts != 2 || len(bumps) != 2 || !strings.Contains(bumps["app"], "version 2.0.0 of app is already published with other content") {
+		t.Errorf("lib changed: exit %d, %d charts linted (want lib and app), version-bump %v\n%s", r.code, report.Charts, bumps, r.stderr)
+	}
+
+	writeFiles(t, cat, map[string]string{
+		"charts/lib/Chart.yaml": chart("lib", "1.0.1", "type: library\n"),
+		"charts/app/Chart.yaml": chart("app", "2.0.1", dep),
+	})
+	r = catalogist(t, nil, "lint", "--changed-since", "main", "--published", published, cat)
+	if r.code != 0 || !strings.Contains(r.stdout, "2 charts, 0 errors") {
+		t.Errorf("bumped: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	r = catalogist(t, nil, "lint", "--changed-since", "origin/main", cat)
+	if r.code != 2 || !strings.Contains(r.stderr, `unknown git ref "origin/main"`) || !strings.Contains(r.stderr, "fetch-depth: 0") {
+		t.Errorf("unknown ref: exit %d\n%s", r.code, r.stderr)
+	}
+}
