@@ -1,30 +1,17 @@
 package main
 
 import (
-	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/catalogist/catalogist/internal/repotest"
 )
 
 // TestLaunchShowsDownload checks that a launch in CI writes one line for
 // the package it downloads, with its size and time, and none for the
 // package its cache holds.
 func TestLaunchShowsDownload(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "site")
-	if r := catalogist(t, nil, "build", "../../examples/ide", "--out", out); r.code != 0 {
-		t.Fatalf("build: %s%s", r.stdout, r.stderr)
-	}
-	srv := repotest.Serve(t, out)
-	cats := filepath.Join(dir, "catalogs.yaml")
-	if err := os.WriteFile(cats, []byte(fmt.Sprintf("catalogs:\n  - {id: ide, location: %q}\n", srv.URL)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, cats := servedIDE(t)
 	env := []string{"CI=true", "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "KUBECONFIG=" + filepath.Join(dir, "none")}
 	args := []string{"launch", "ide/vscode-python", "--dry-run", "--catalogs", cats, "--profile", "../../examples/profile.yaml"}
 	line := regexp.MustCompile(`(?m)^download vscode-python-[0-9.]+\.tgz  \d+\.\d KiB in \d+ ms$`)

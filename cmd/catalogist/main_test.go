@@ -428,19 +428,28 @@ func TestBuildRefusals(t *testing.T) {
 	}
 }
 
-// TestLaunchCLI launches from a built and served example catalog without a
-// cluster (--dry-run); the launcher's tests cover the cluster.
-func TestLaunchCLI(t *testing.T) {
-	dir := t.TempDir()
+// servedIDE builds examples/ide, serves it on loopback and writes a
+// catalogs file naming it (id ide). It returns the test's directory and
+// the catalogs file.
+func servedIDE(t *testing.T) (dir, cats string) {
+	t.Helper()
+	dir = t.TempDir()
 	out := filepath.Join(dir, "site")
 	if r := catalogist(t, nil, "build", "../../examples/ide", "--out", out); r.code != 0 {
 		t.Fatalf("build: %s%s", r.stdout, r.stderr)
 	}
 	srv := repotest.Serve(t, out)
-	cats := filepath.Join(dir, "catalogs.yaml")
+	cats = filepath.Join(dir, "catalogs.yaml")
 	if err := os.WriteFile(cats, []byte(fmt.Sprintf("catalogs:\n  - {id: ide, name: IDEs, location: %q, highlightedCharts: [vscode-python]}\n", srv.URL)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return dir, cats
+}
+
+// TestLaunchCLI launches from a built and served example catalog without a
+// cluster (--dry-run); the launcher's tests cover the cluster.
+func TestLaunchCLI(t *testing.T) {
+	dir, cats := servedIDE(t)
 	env := []string{"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "KUBECONFIG=" + filepath.Join(dir, "none")}
 	common := []string{"--catalogs", cats, "--profile", "../../examples/profile.yaml", "--region", "../../examples/region.yaml"}
 	gpuValues := filepath.Join(dir, "gpu.yaml")
