@@ -14,9 +14,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/catalogist/catalogist/internal/syncbuf"
 
 	"github.com/catalogist/catalogist/builder"
 	"github.com/catalogist/catalogist/internal/filetree"
@@ -88,30 +89,11 @@ func lineOf(t *testing.T, text, s string) int {
 	return strings.Count(text[:i], "\n") + 1
 }
 
-// syncBuffer is the server's log: written by the build loop, read by the
-// test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
-
 // serve starts a server on the catalog and stops it when the test ends,
 // checking that it removes its temporary directory.
-func serve(t *testing.T, catalog string, opt Options) (*Server, *syncBuffer) {
+func serve(t *testing.T, catalog string, opt Options) (*Server, *syncbuf.Buffer) {
 	t.Helper()
-	log := &syncBuffer{}
+	log := &syncbuf.Buffer{}
 	opt.Build.Catalog = catalog
 	opt.Log = log
 	if opt.Addr == "" {

@@ -106,17 +106,25 @@ func newLaunch(t *testing.T, url string) *launcher.Launch {
 	return launchWith(t, url, launcher.NewConfiguration(launcher.Kube{}))
 }
 
-// launchWith prepares the launch of newLaunch with a configuration.
-func launchWith(t *testing.T, url string, cfg *launcher.Configuration) *launcher.Launch {
+// ideSource is the chart of catalog ide, served at url, as a catalogs file
+// naming that catalog gives it; the file is returned too.
+func ideSource(t *testing.T, url, chart string) (*launcher.Source, *catalogsfile.File) {
 	t.Helper()
 	file, err := catalogsfile.Parse([]byte(fmt.Sprintf("- {id: ide, location: %q}\n", url)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := launcher.ParseRef("ide/vscode-python", "", file)
+	src, err := launcher.ParseRef("ide/"+chart, "", file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return src, file
+}
+
+// launchWith prepares the launch of newLaunch with a configuration.
+func launchWith(t *testing.T, url string, cfg *launcher.Configuration) *launcher.Launch {
+	t.Helper()
+	src, _ := ideSource(t, url, "vscode-python")
 	profile, reg := examples(t)
 	l := launcher.NewLaunch(cfg)
 	l.Source, l.Profile, l.Region = src, profile, reg
@@ -390,15 +398,7 @@ func TestCatalogBoundsAtLaunch(t *testing.T) {
 }
 
 func TestVersionsAndUnknownChart(t *testing.T) {
-	url := repotest.Serve(t, built(t)).URL
-	file, err := catalogsfile.Parse([]byte(fmt.Sprintf("- {id: ide, location: %q}\n", url)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := launcher.ParseRef("ide/vscode-pyton", "", file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src, file := ideSource(t, repotest.Serve(t, built(t)).URL, "vscode-pyton")
 	r := launcher.Resolver{CacheDir: t.TempDir()}
 	if _, err := r.Resolve(context.Background(), src, ""); err == nil || !strings.Contains(err.Error(), `did you mean "vscode-python"`) {
 		t.Fatalf("unknown chart: %v", err)

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/catalogist/catalogist/catalogsfile"
 	"github.com/catalogist/catalogist/chartrepo"
 	"github.com/catalogist/catalogist/internal/repotest"
 	"github.com/catalogist/catalogist/launcher"
@@ -19,15 +18,7 @@ import (
 // in a CI log: one line for the package downloaded, none for the package
 // the cache holds.
 func TestDownloadProgress(t *testing.T) {
-	url := repotest.Serve(t, built(t)).URL
-	file, err := catalogsfile.Parse([]byte(fmt.Sprintf("- {id: ide, location: %q}\n", url)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := launcher.ParseRef("ide/vscode-python", "", file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src, _ := ideSource(t, repotest.Serve(t, built(t)).URL, "vscode-python")
 	var log bytes.Buffer
 	rep := progress.New(&log, progress.Options{Getenv: func(k string) string {
 		return map[string]string{"GITHUB_ACTIONS": "true"}[k]

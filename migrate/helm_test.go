@@ -6,8 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/catalogist/catalogist/internal/syncbuf"
 
 	"helm.sh/helm/v4/pkg/chart/common"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
@@ -21,25 +22,6 @@ import (
 	"github.com/catalogist/catalogist/internal/repotest"
 	"github.com/catalogist/catalogist/migrate"
 )
-
-// syncBuffer is a buffer several goroutines may write: Helm's dependency
-// manager reports from one goroutine per repository.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // served packages charts with the Helm SDK into a directory with its index,
 // served on loopback, and returns its URL.
@@ -105,7 +87,7 @@ func TestMigratedUmbrellaResolvesWithHelm(t *testing.T) {
 	}
 
 	settings := cli.New()
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	man := &downloader.Manager{
 		Out:              out,
 		ChartPath:        filepath.Dir(chartYAML),

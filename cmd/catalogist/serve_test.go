@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -13,36 +12,20 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/catalogist/catalogist/internal/syncbuf"
 )
 
 // serveProcess is `catalogist serve` running.
 type serveProcess struct {
 	cmd    *exec.Cmd
 	url    string
-	stderr *lockedBuffer
+	stderr *syncbuf.Buffer
 	done   chan struct{}
 	err    error
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 var servingLine = regexp.MustCompile(`^serving .* at (http://\S+) \(Ctrl-C to stop\)$`)
@@ -53,7 +36,7 @@ func startServe(t *testing.T, args ...string) *serveProcess {
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"serve"}, args...)...)
 	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=", "CI=")
-	p := &serveProcess{cmd: cmd, stderr: &lockedBuffer{}, done: make(chan struct{})}
+	p := &serveProcess{cmd: cmd, stderr: &syncbuf.Buffer{}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
