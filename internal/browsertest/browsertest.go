@@ -135,8 +135,20 @@ func stackPlace(st *runtime.StackTrace) string {
 func Allocator(t testing.TB) context.Context {
 	t.Helper()
 	exe := tooltest.Tool(t, "CATALOGIST_CHROMIUM", "chromium", "chromium-browser")
+	// A profile directory of its own: with none, chromedp makes one and,
+	// on closing, looks through every /proc/*/cmdline for leftovers, which
+	// go test records as inputs of the test that differ on every run, so
+	// no test starting a browser would ever be cached. Removed after the
+	// browser stops (cleanups run last registered first); a leftover child
+	// still writing there only leaves a directory behind.
+	profile, err := os.MkdirTemp("", "catalogist-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(profile) })
 	alloc, cancel := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(exe),
+		chromedp.UserDataDir(profile),
 		chromedp.Headless,
 		chromedp.NoSandbox, // the tests run as root
 		chromedp.DisableGPU,
@@ -278,28 +290,20 @@ func Serve(t testing.TB, dir string) string {
 }
 
 // ArtifactsDir is where tests leave files for people to look at
-// (screenshots): $CATALOGIST_ARTIFACTS, else bin/artifacts at the
-// repository's root.
+// (screenshots, measured budgets): $CATALOGIST_ARTIFACTS, else
+// catalogist-artifacts in the user's cache directory. Not in the
+// repository: go test never caches a test that opened a file under the
+// module changed less than two seconds before, so artifacts written there
+// would make the page tests run again on every `make test`.
 func ArtifactsDir(t testing.TB) string {
 	t.Helper()
 	dir := os.Getenv("CATALOGIST_ARTIFACTS")
 	if dir == "" {
-		wd, err := os.Getwd()
+		cache, err := os.UserCacheDir()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("no cache directory (%v): set CATALOGIST_ARTIFACTS to a directory for screenshots", err)
 		}
-		root := wd
-		for {
-			if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-				break
-			}
-			parent := filepath.Dir(root)
-			if parent == root {
-				t.Fatalf("no go.mod above %s: set CATALOGIST_ARTIFACTS to a directory for screenshots", wd)
-			}
-			root = parent
-		}
-		dir = filepath.Join(root, "bin", "artifacts")
+		dir = filepath.Join(cache, "catalogist-artifacts")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatalf("artifacts directory: %v", err)
