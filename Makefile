@@ -34,6 +34,17 @@ export CATALOGIST_KUBE_APISERVER := $(KUBE_APISERVER)
 AXE ?= $(or $(CATALOGIST_AXE),$(shell bash scripts/install-tools.sh --print axe-core))
 export CATALOGIST_AXE := $(AXE)
 
+# The npm packages pinned in tools/browser (axe-core's among them), whose
+# JSON and YAML language services the editor schema tests run; installed by
+# `make tools`.
+NODE_MODULES ?= $(or $(CATALOGIST_NODE_MODULES),$(shell bash scripts/install-tools.sh --print node-modules))
+export CATALOGIST_NODE_MODULES := $(NODE_MODULES)
+
+# Debian's pre-commit, which the hook test runs on a scratch repository;
+# installed by `make tools`.
+PRECOMMIT ?= $(or $(CATALOGIST_PRECOMMIT),$(shell bash scripts/install-tools.sh --print pre-commit))
+export CATALOGIST_PRECOMMIT := $(PRECOMMIT)
+
 # Steps of `make check`, in order.
 CHECK_STEPS := tools fmt-check vet build test test-js lint-examples fuzz
 
@@ -47,10 +58,13 @@ test: tools
 	$(GO) test -race ./...
 
 # The chart pages' form script against the edit vectors that the Go tests
-# run too, with the form models of the binary just built. The shell expands
-# the file names: Node 20 reads a directory argument, newer Nodes a glob.
+# run too, with the form models of the binary just built; and the editor
+# schemas that binary's build publishes, in VS Code's JSON and
+# yaml-language-server's language services configured as the README says.
+# The shell expands the file names: Node 20 reads a directory argument,
+# newer Nodes a glob.
 test-js: tools build
-	CATALOGIST_BIN=bin/catalogist node --test testdata/form/*.test.mjs
+	CATALOGIST_BIN=bin/catalogist node --test testdata/form/*.test.mjs testdata/editor/*.test.mjs
 
 vet:
 	$(GO) vet ./...
@@ -62,9 +76,11 @@ fmt-check:
 		exit 1; \
 	fi
 
-# The main job on the bundled examples.
-lint-examples:
+# The main job on the bundled examples, and their READMEs' options sections
+# against their schemas (with the binary `make build` wrote).
+lint-examples: build
 	$(GO) run ./cmd/catalogist lint --region examples/region.yaml examples/*
+	bin/catalogist docs --check examples/*
 
 # Every fuzz target of the module, FUZZTIME executions each (see the script
 # for why counts, and how). CI's pass is a short one, which keeps `make check`

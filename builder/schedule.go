@@ -46,7 +46,8 @@ var pipeline = []step{
 	{name: "write index", run: writeIndex, needs: []string{"merge"}},
 	{name: "artifact hub", run: writeArtifactHub, needs: []string{"stage", "discover"}, skip: noArtifactHub},
 	{name: "site", run: renderSite, needs: []string{"write index", "read pages"}},
-	{name: "record", run: recordState, needs: []string{"site", "lint", "artifact hub"}},
+	{name: "editor schemas", run: writeEditorSchemas, needs: []string{"stage", "discover"}},
+	{name: "record", run: recordState, needs: []string{"site", "lint", "artifact hub", "editor schemas"}},
 	{name: "publish", run: publish, needs: []string{"record"}},
 	{name: "verify", run: verifyPublished, needs: []string{"publish"}},
 }

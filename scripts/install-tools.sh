@@ -8,6 +8,9 @@
 #   scripts/install-tools.sh --print axe-core
 #                                       print the path of axe.min.js, which the
 #                                       browser tests inject into pages
+#   scripts/install-tools.sh --print node-modules
+#                                       print the node_modules directory of the
+#                                       npm packages pinned in tools/browser
 #
 # Every installer is idempotent: when the pinned version is already present it
 # returns immediately. On success it prints the installed path on stdout (one
@@ -24,7 +27,7 @@ set -euo pipefail
 TOOLS_DIR="${CATALOGIST_TOOLS:-$HOME/.cache/catalogist-tools}"
 
 # Tools installed when no argument is given.
-ALL_TOOLS=(helm4 helm3 chromium etcd kube-apiserver axe-core)
+ALL_TOOLS=(helm4 helm3 chromium etcd kube-apiserver axe-core pre-commit)
 
 # Pinned versions.
 HELM4_VERSION="v4.3.1"
@@ -146,6 +149,21 @@ install_etcd() {
 	printf '%s\n' "$bin"
 }
 
+### pre-commit: Debian's pre-commit, which runs the repository's hook ########
+#
+# The hook test installs .pre-commit-hooks.yaml into a scratch repository
+# with the real tool, as a catalog's contributors do.
+
+path_pre-commit() { printf '/usr/bin/pre-commit\n'; }
+
+install_pre-commit() {
+	local bin
+	bin=$(path_pre-commit)
+	[ -x "$bin" ] || apt_install pre-commit
+	"$bin" --version >&2 || die "$bin does not run"
+	printf '%s\n' "$bin"
+}
+
 ### kube-apiserver: built from k8s.io/kubernetes, for the launcher tests #####
 #
 # Next to it goes clusterrole-aggregator (tools/kube-apiserver/cmd), the
@@ -211,12 +229,14 @@ install_kube-apiserver() {
 	printf '%s\n' "$bin"
 }
 
-### axe-core: the accessibility checker the browser tests run in pages ######
+### node-modules, axe-core: the npm packages the tests load ##################
 #
 # The npm packages pinned by tools/browser/package-lock.json, installed with
 # `npm ci` into <cache>/node-browser-<hash of the lock file>/: bumping a pin
 # changes the hash, so the next run installs afresh instead of reusing stale
-# packages; an unchanged lock file costs one sha256sum.
+# packages; an unchanged lock file costs one sha256sum. axe-core is the
+# accessibility checker the browser tests run in pages; the JSON and YAML
+# language services run the editor schema tests (make test-js).
 
 BROWSER_PACKAGES="$ROOT_DIR/tools/browser"
 
@@ -228,37 +248,46 @@ browser_packages_dir() {
 	printf '%s/node-browser-%s\n' "$TOOLS_DIR" "${sum:0:16}"
 }
 
-path_axe-core() { printf '%s/node_modules/axe-core/axe.min.js\n' "$(browser_packages_dir)"; }
+path_node-modules() { printf '%s/node_modules\n' "$(browser_packages_dir)"; }
 
-install_axe-core() {
-	local dir bin
+install_node-modules() {
+	local dir modules
 	dir=$(browser_packages_dir)
-	bin="$dir/node_modules/axe-core/axe.min.js"
-	# Node runs the form's JavaScript tests (make test-js); npm installs the
-	# packages.
+	modules="$dir/node_modules"
+	# Node runs the tests (make test-js); npm installs the packages.
 	command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || apt_install nodejs npm
 	# The directory is moved into place only once complete, so its presence
 	# means a finished install of this lock file.
-	if [ ! -s "$bin" ]; then
+	if [ ! -d "$modules" ]; then
 		mkdir -p "$TOOLS_DIR"
 		local tmp
 		tmp=$(mktemp -d "$TOOLS_DIR/.node-browser.XXXXXX")
 		cp "$BROWSER_PACKAGES/package.json" "$BROWSER_PACKAGES/package-lock.json" "$tmp/"
 		log "installing the npm packages of $BROWSER_PACKAGES (npm ci)"
-		# The packages are data for the pages under test: none of their
-		# install scripts needs to run.
+		# The packages are data for the pages under test and libraries the
+		# tests import: none of their install scripts needs to run.
 		if ! (cd "$tmp" && npm ci --no-audit --no-fund --ignore-scripts >&2); then
 			rm -rf "$tmp"
 			die "npm ci in a copy of $BROWSER_PACKAGES failed (is the npm registry reachable?)"
 		fi
-		[ -s "$tmp/node_modules/axe-core/axe.min.js" ] || {
-			rm -rf "$tmp"
-			die "npm ci of $BROWSER_PACKAGES did not install axe-core/axe.min.js"
-		}
+		local want
+		for want in axe-core/axe.min.js vscode-json-languageservice/package.json yaml-language-server/package.json; do
+			[ -s "$tmp/node_modules/$want" ] || {
+				rm -rf "$tmp"
+				die "npm ci of $BROWSER_PACKAGES did not install $want"
+			}
+		done
 		rm -rf "$dir"
 		mv "$tmp" "$dir"
 	fi
-	printf '%s\n' "$bin"
+	printf '%s\n' "$modules"
+}
+
+path_axe-core() { printf '%s/axe-core/axe.min.js\n' "$(path_node-modules)"; }
+
+install_axe-core() {
+	install_node-modules >/dev/null
+	path_axe-core
 }
 
 ############################################################################

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -53,6 +54,12 @@ catalog bounds, and Chart.yaml.
 
 PATH is a catalog directory (charts under charts/*/ or */), a chart
 directory, or a values.schema.json file; the default is the current directory.
+When every PATH is a file, as a commit hook passes them, each stands for
+what it belongs to: a file of a chart for the chart, catalog.yaml for every
+chart of its catalog, and a region file (region.yaml, regions.json,
+region-NAME.yaml) for --region and every chart of the catalogs it belongs
+to: the one whose catalog.yaml is in its directory or above, else those in
+the directories beside it.
 
 Exit status: 0 without errors, 1 with errors (or warnings with --strict),
 2 for usage or input errors.`,
@@ -103,6 +110,30 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 		return usageError(err)
 	}
 	opt := lint.Options{Overrides: ov}
+	if len(args) == 0 {
+		args = []string{"."}
+	}
+	// A commit hook names the files that changed: each stands for the
+	// charts it belongs to, and a region file for --region.
+	var named *catalog.Named
+	if catalog.AllFiles(args) {
+		if named, err = catalog.NameFiles(args); err != nil {
+			return usageError(err)
+		}
+		regions := named.Regions
+		if f.region != "" {
+			regions = slices.DeleteFunc(slices.Clone(regions), func(r string) bool { return catalog.SameFile(r, f.region) })
+			if len(regions) > 0 {
+				return usageError(fmt.Errorf("%s is a region file, and --region names %s: lint checks against one region at a time; name the region file with --region, or drop --region", regions[0], f.region))
+			}
+		}
+		if len(regions) > 1 {
+			return lintEachRegion(stdout, args, regions, f)
+		}
+		if len(regions) == 1 {
+			f.region = regions[0]
+		}
+	}
 	if f.regionID != "" && f.region == "" {
 		return usageError(fmt.Errorf("--region-id needs --region"))
 	}
@@ -120,33 +151,27 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 		}
 		opt.ExtraPaths = append(opt.ExtraPaths, d)
 	}
-	if len(args) == 0 {
-		args = []string{"."}
-	}
 	var cats []*catalog.Catalog
-	for _, a := range args {
-		if info, err := os.Stat(a); err == nil && !info.IsDir() && filepath.Ext(a) != ".json" {
-			// A shell glob such as examples/* also names the files beside
-			// the catalogs; only a file named alone is a mistake.
-			if len(args) == 1 {
-				return usageError(fmt.Errorf("%s is not a catalog, a chart directory or a values.schema.json", a))
-			}
-			continue
-		}
-		cat, err := catalog.Discover(a)
-		if err != nil {
-			// The same glob names directories beside the catalogs too
-			// (examples/workflows); nothing left to lint is still refused
-			// below.
-			if errors.Is(err, catalog.ErrNoCharts) && len(args) > 1 {
-				continue
-			}
+	if named == nil {
+		if cats, err = discoverPaths(args, "lint"); err != nil {
 			return usageError(err)
 		}
-		cats = append(cats, cat)
-	}
-	if len(cats) == 0 {
-		return usageError(fmt.Errorf("nothing to lint in %s: %w", strings.Join(args, " "), catalog.ErrNoCharts))
+	} else {
+		if cats, err = named.Catalogs(); err != nil {
+			return usageError(err)
+		}
+		if len(cats) == 0 {
+			w := stdout
+			if f.format == "json" || f.format == "sarif" {
+				// The report itself is a document.
+				w = os.Stderr
+			}
+			verb := "belongs"
+			if len(args) > 1 {
+				verb = "belong"
+			}
+			fmt.Fprintf(w, "no chart to lint: %s %s to no chart\n", strings.Join(args, " "), verb)
+		}
 	}
 	if f.changedSince != "" {
 		if f.writeBaseline {
@@ -210,6 +235,59 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 		return &exitError{code: 1}
 	}
 	return nil
+}
+
+// discoverPaths finds the catalogs that PATHs designate when one at least
+// is a directory.
+func discoverPaths(args []string, verb string) ([]*catalog.Catalog, error) {
+	var cats []*catalog.Catalog
+	for _, a := range args {
+		if info, err := os.Stat(a); err == nil && !info.IsDir() && filepath.Ext(a) != ".json" {
+			// A shell glob such as examples/* also names the files beside
+			// the catalogs.
+			continue
+		}
+		cat, err := catalog.Discover(a)
+		if err != nil {
+			// The same glob names directories beside the catalogs too
+			// (examples/workflows); nothing left to lint is still refused
+			// below.
+			if errors.Is(err, catalog.ErrNoCharts) && len(args) > 1 {
+				continue
+			}
+			return nil, err
+		}
+		cats = append(cats, cat)
+	}
+	if len(cats) == 0 {
+		return nil, fmt.Errorf("nothing to %s in %s: %w", verb, strings.Join(args, " "), catalog.ErrNoCharts)
+	}
+	return cats, nil
+}
+
+// lintEachRegion lints once for each region file named, with the other
+// files named: a lint reads every chart with one region. The reports
+// follow one another, so a format that is one document is refused.
+func lintEachRegion(stdout io.Writer, args, regions []string, f lintFlags) error {
+	if f.format == "json" || f.format == "sarif" || f.sarif != "" || f.writeBaseline {
+		return usageError(fmt.Errorf("%s are region files, and lint checks against one region at a time: with --format json or sarif, --sarif or --write-baseline, name one of them at a time", strings.Join(regions, " and ")))
+	}
+	var failed error
+	for _, r := range regions {
+		pass := slices.DeleteFunc(slices.Clone(args), func(a string) bool {
+			return a != r && slices.Contains(regions, a)
+		})
+		fmt.Fprintf(stdout, "with region %s:\n", r)
+		err := runLint(stdout, pass, f)
+		var ee *exitError
+		if err != nil && (!errors.As(err, &ee) || ee.code != 1) {
+			return err
+		}
+		if err != nil {
+			failed = err
+		}
+	}
+	return failed
 }
 
 // chartNames returns the names of the catalogs' charts.

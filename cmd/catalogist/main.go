@@ -76,7 +76,7 @@ func newRoot() *cobra.Command {
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
 	})
-	root.AddCommand(newLintCmd(), newBuildCmd(), newLaunchCmd(), newListCmd(), newUninstallCmd(), newCatalogsCmd(), newMigrateCmd(), newFormCmd(), newServeCmd(), newActionCmd(), newPublishCmd())
+	root.AddCommand(newLintCmd(), newBuildCmd(), newLaunchCmd(), newListCmd(), newUninstallCmd(), newCatalogsCmd(), newMigrateCmd(), newFormCmd(), newServeCmd(), newActionCmd(), newPublishCmd(), newNewCmd(), newDocsCmd())
 	addVersion(root)
 	return root
 }
