@@ -357,7 +357,7 @@ func readPages(_ context.Context, b *build) error {
 // linted is not read again: its analysis is among analyses.
 func (in *inputs) readPage(ch *Chart, analyses map[*catalog.Chart]*analysis.Chart) *pageSources {
 	p := &pageSources{changes: changes(ch.Meta)}
-	for _, name := range []string{"README.md", "readme.md", "README"} {
+	for _, name := range catalog.READMENames {
 		data, err := readContained(in.catalog, filepath.Join(ch.Src.Dir, name), math.MaxInt64)
 		if err != nil {
 			p.err = err

@@ -19,6 +19,10 @@ import (
 // ConfigFile is the name of a catalog's settings file.
 const ConfigFile = "catalog.yaml"
 
+// READMENames are the names a chart's README goes by, in the order the
+// site looks for them and docs writes the first found.
+var READMENames = []string{"README.md", "readme.md", "README"}
+
 // Config is a catalog's catalog.yaml; every field is optional.
 type Config struct {
 	File         string
@@ -247,6 +251,14 @@ func newChart(dir string, cat *Catalog) *Chart {
 func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// Open reads the catalog at dir without looking for its charts, as for a
+// catalog that has none yet: its catalog.yaml, when it has one (Config is
+// nil otherwise).
+func Open(dir string) (*Catalog, error) {
+	c := newCatalog(dir)
+	return c, c.readConfig()
 }
 
 func (c *Catalog) readConfig() error {

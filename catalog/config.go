@@ -261,9 +261,11 @@ type Owner struct {
 	Name, Email string
 }
 
+// The forms of an Artifact Hub repository ID and of an owner's email, as
+// catalog.yaml is checked (and its editor schema checks it).
 var (
-	uuidRe  = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	emailRe = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
+	UUIDPattern  = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	EmailPattern = regexp.MustCompile(`^[^@\s]+@[^@\s]+\.[^@\s]+$`)
 )
 
 // readArtifactHub reads the artifacthub: section; a section whose entries
@@ -280,7 +282,7 @@ func readArtifactHub(n *srcpos.Node) (*ArtifactHub, error) {
 	for _, m := range n.Members {
 		switch m.Key {
 		case "repositoryID":
-			if m.Kind != srcpos.String || !uuidRe.MatchString(m.Text) {
+			if m.Kind != srcpos.String || !UUIDPattern.MatchString(m.Text) {
 				return nil, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("artifacthub.repositoryID is %s, not a repository ID: copy the UUID (such as 00000000-0000-0000-0000-000000000000) from the repository's entry in Artifact Hub's control panel", m.Show())}
 			}
 			ah.RepositoryID = m.Text
@@ -315,7 +317,7 @@ func readOwners(n *srcpos.Node) ([]Owner, error) {
 				}
 				o.Name = m.Text
 			case "email":
-				if m.Kind != srcpos.String || !emailRe.MatchString(m.Text) {
+				if m.Kind != srcpos.String || !EmailPattern.MatchString(m.Text) {
 					return nil, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("an owner's email is %s: write the email of the owner's Artifact Hub account, such as email: jane@example.org", m.Show())}
 				}
 				o.Email = m.Text

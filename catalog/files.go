@@ -258,7 +258,7 @@ func enclosingChart(dir string) (string, error) {
 			for filepath.Base(filepath.Dir(d)) == "charts" && hasFile(filepath.Dir(filepath.Dir(d)), "Chart.yaml") {
 				d = filepath.Dir(filepath.Dir(d))
 			}
-			return writtenLike(dir, d), nil
+			return relTo(dir, up[0], d), nil
 		}
 		if hasFile(d, ConfigFile) {
 			return "", nil
@@ -277,7 +277,7 @@ func catalogRoot(dir string) (string, error) {
 	}
 	for _, d := range up {
 		if hasFile(d, ConfigFile) {
-			return writtenLike(dir, d), nil
+			return relTo(dir, up[0], d), nil
 		}
 	}
 	return "", nil
@@ -321,23 +321,6 @@ func ancestors(dir string) ([]string, error) {
 		}
 		d = parent
 	}
-}
-
-// writtenLike writes the absolute directory abs relative to the working
-// directory when the path it was found from, from, is relative.
-func writtenLike(from, abs string) string {
-	if filepath.IsAbs(from) {
-		return abs
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return abs
-	}
-	rel, err := filepath.Rel(wd, abs)
-	if err != nil {
-		return abs
-	}
-	return rel
 }
 
 // hasFile reports whether dir holds an entry named name.

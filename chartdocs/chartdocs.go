@@ -20,10 +20,6 @@ import (
 	"github.com/catalogist/catalogist/schema"
 )
 
-// READMENames are the names a chart's README is looked for under, in
-// order, as the catalog's site reads it.
-var READMENames = []string{"README.md", "readme.md", "README"}
-
 // Context is the context options are documented in: no launch context, so
 // that the section describes every user's form rather than one user's (a
 // pre-fill is described by its expression), no region, and the catalog's
@@ -174,7 +170,7 @@ func Sync(cat *catalog.Catalog, ch *catalog.Chart, env schema.Env, check bool) (
 // the file it resolves to, "" when the chart has none. A README that leads
 // out of the catalog repository is an error: the site would not show it.
 func findREADME(cat *catalog.Catalog, dir string) (path, real string, err error) {
-	for _, name := range READMENames {
+	for _, name := range catalog.READMENames {
 		p := filepath.Join(dir, name)
 		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 			continue

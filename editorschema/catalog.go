@@ -26,12 +26,6 @@ var catalogDocs = map[string]string{
 	"artifacthub":    "What catalogist build writes to artifacthub-repo.yml beside index.yaml: the repository's ID on Artifact Hub and the owners who may claim it.",
 }
 
-// Patterns catalog.yaml's reader checks values with.
-const (
-	uuidPattern  = `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`
-	emailPattern = `^[^@\s]+@[^@\s]+\.[^@\s]+$`
-)
-
 // catalogYAML is the schema of catalog.yaml. catalog.ParseConfig refuses
 // any key it does not know, so the schema does too.
 func catalogYAML(siteURL string) obj {
@@ -118,14 +112,14 @@ func artifactHubDef() obj {
 		"minProperties":        1,
 		"additionalProperties": false,
 		"properties": obj{
-			"repositoryID": described(obj{"type": "string", "pattern": uuidPattern}, "The repository's ID on Artifact Hub, a UUID from its control panel."),
+			"repositoryID": described(obj{"type": "string", "pattern": catalog.UUIDPattern.String()}, "The repository's ID on Artifact Hub, a UUID from its control panel."),
 			"owners": described(obj{
 				"type": "array", "minItems": 1,
 				"items": obj{
 					"type": "object", "required": []any{"email"}, "additionalProperties": false,
 					"properties": obj{
 						"name":  obj{"type": "string"},
-						"email": described(obj{"type": "string", "pattern": emailPattern}, "The email of the owner's Artifact Hub account."),
+						"email": described(obj{"type": "string", "pattern": catalog.EmailPattern.String()}, "The email of the owner's Artifact Hub account."),
 					},
 				},
 			}, "The Artifact Hub accounts that may claim the repository."),

@@ -42,13 +42,6 @@ func URL(siteURL, name string) string {
 	return strings.TrimRight(siteURL, "/") + "/" + Dir + "/" + name
 }
 
-// Modeline is the comment that, on the first line of a YAML file, makes
-// yaml-language-server validate and complete the file with the schema name
-// of the catalog published at siteURL.
-func Modeline(siteURL, name string) string {
-	return "# yaml-language-server: $schema=" + URL(siteURL, name)
-}
-
 // id is a schema's $id: its address on the site when the site's address is
 // known, else a name that does not change from one build to the next.
 func id(siteURL, name string) string {

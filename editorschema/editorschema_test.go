@@ -15,9 +15,6 @@ func TestAddresses(t *testing.T) {
 	if got, want := editorschema.URL(site, editorschema.CatalogName), "https://example-org.github.io/catalog-ide/schemas/catalog.schema.json"; got != want {
 		t.Errorf("URL = %q, want %q", got, want)
 	}
-	if got, want := editorschema.Modeline(site, editorschema.RegionName), "# yaml-language-server: $schema=https://example-org.github.io/catalog-ide/schemas/region.schema.json"; got != want {
-		t.Errorf("Modeline = %q, want %q", got, want)
-	}
 	files, err := editorschema.Files("x-onyxia", schema.Onyxia, strings.TrimSuffix(site, "/"))
 	if err != nil {
 		t.Fatal(err)

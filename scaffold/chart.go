@@ -160,20 +160,14 @@ func readCatalog(dir string) (*catalog.Catalog, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("catalog %s is a file, not a catalog directory", dir)
 	}
-	file := filepath.Join(dir, catalog.ConfigFile)
-	data, err := os.ReadFile(file)
-	if errors.Is(err, fs.ErrNotExist) {
+	cat, err := catalog.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if cat.Config == nil {
 		return nil, fmt.Errorf("%s is not a catalog: it has no %s; run new chart in a catalog, name one with --catalog DIR, or create one with catalogist new catalog DIR", dir, catalog.ConfigFile)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("reading catalog settings: %w", err)
-	}
-	cfg, err := catalog.ParseConfig(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s:%w", file, err)
-	}
-	cfg.File = file
-	return &catalog.Catalog{Dir: dir, Config: cfg}, nil
+	return cat, nil
 }
 
 // chartsDirOf is where a catalog keeps its charts: charts/, unless it has

@@ -23,7 +23,6 @@ import (
 
 	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/suggest"
 )
 
 //go:embed all:files
@@ -65,7 +64,7 @@ func checkOptions(opt Options) error {
 	}
 	if opt.Platform != "" {
 		if _, err := schema.PlatformNamed(opt.Platform); err != nil {
-			return fmt.Errorf("%w%s", err, suggest.Hint(opt.Platform, schema.PlatformNames()))
+			return err
 		}
 	}
 	return nil

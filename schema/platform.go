@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/catalogist/catalogist/suggest"
+
 	"github.com/catalogist/catalogist/launchcontext"
 )
 
@@ -56,7 +58,7 @@ func PlatformNamed(name string) (*Platform, error) {
 	if p := platforms[name]; p != nil {
 		return p, nil
 	}
-	return nil, fmt.Errorf("unknown platform %q (known: %s)", name, strings.Join(PlatformNames(), ", "))
+	return nil, fmt.Errorf("unknown platform %q (known: %s)%s", name, strings.Join(PlatformNames(), ", "), suggest.Hint(name, PlatformNames()))
 }
 
 // PlatformKey is the extension key of the named platform, "" when none is

@@ -98,9 +98,6 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 	if !validFormat(f.format) {
 		return usageError(fmt.Errorf("unknown format %q (known: %s)", f.format, strings.Join(lint.Formats, ", ")))
 	}
-	if f.extKey != "" && !strings.HasPrefix(f.extKey, "x-") {
-		return usageError(fmt.Errorf("--extension-key %q must start with x- (for example x-onyxia)", f.extKey))
-	}
 	base, err := loadBaseline(f)
 	if err != nil {
 		return usageError(err)
