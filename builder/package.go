@@ -8,15 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/Masterminds/semver/v3"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
-	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 
+	"github.com/catalogist/catalogist/chartload"
 	"github.com/catalogist/catalogist/chartrepo"
 )
 
@@ -135,64 +133,56 @@ func (b *build) save(ch *Chart, hc *chart.Chart) error {
 // Chart.yaml lists that are not vendored under charts/: catalog charts from
 // their sources, others from the dependency cache.
 func (b *build) loadWithDependencies(ctx context.Context, ch *Chart) (*chart.Chart, error) {
-	hc, err := loader.LoadDir(ch.Src.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("loading chart: %w", err)
-	}
-	if len(ch.Meta.Dependencies) == 0 && len(hc.Metadata.Dependencies) > 0 {
-		// Packaged while discovery goes on (see startEarly), whose list
-		// of charts is not to be read yet.
-		return nil, fmt.Errorf("%s changed since the build started: build again", ch.Src.ChartFile)
-	}
-	vendored := map[string]bool{}
-	for _, d := range hc.Dependencies() {
-		vendored[d.Name()] = true
-	}
-	for _, d := range hc.Metadata.Dependencies {
-		if vendored[d.Name] {
-			continue
-		}
-		var sub *chart.Chart
-		if local, ok := b.in.localDependency(ch, d.Name, d.Repository); ok {
-			if sub, err = b.loadWithDependencies(ctx, local); err != nil {
-				return nil, fmt.Errorf("dependency %s: %w", d.Name, err)
-			}
-			if err := checkConstraint(d, sub.Metadata.Version); err != nil {
-				if strings.HasPrefix(d.Repository, "file://") {
-					return nil, err
-				}
-				// An older version of the catalog's own chart: it is
-				// only in the published repository.
-				sub = nil
-			}
-		}
-		if sub == nil {
-			if sub, err = b.remoteDependency(ctx, ch, d); err != nil {
-				return nil, err
-			}
-		}
-		hc.AddDependency(sub)
-		vendored[d.Name] = true
-	}
-	return hc, nil
+	hc, _, err := b.loader(ch).Load(ctx, ch.Src.Dir)
+	return hc, err
 }
 
-func checkConstraint(d *chart.Dependency, version string) error {
-	if d.Version == "" {
+// depLoader loads the catalog's charts for lint to render, as the build
+// packages them. Lint starts once discovery has ended.
+func (b *build) depLoader() *chartload.Loader {
+	l := b.loader(nil)
+	l.Loaded = nil
+	return l
+}
+
+// loader loads a chart as the build packages it: catalog dependencies from
+// their sources, others from the cache, fetched once. The catalog's list of
+// charts is only read for a chart with dependencies, which discovery
+// packages once it has ended.
+func (b *build) loader(root *Chart) *chartload.Loader {
+	at := func(dir string) *Chart {
+		if root != nil && dir == root.Src.Dir {
+			return root
+		}
+		for _, ch := range b.in.byName {
+			if ch.Src.Dir == dir {
+				return ch
+			}
+		}
 		return nil
 	}
-	con, err := semver.NewConstraint(d.Version)
-	if err != nil {
-		return fmt.Errorf("dependency %s: version %q is not a SemVer range: %w", d.Name, d.Version, err)
+	return &chartload.Loader{
+		Local: func(from, name, repository string) (string, bool) {
+			ch := at(from)
+			if ch == nil {
+				return "", false
+			}
+			dep, ok := b.in.localDependency(ch, name, repository)
+			if !ok {
+				return "", false
+			}
+			return dep.Src.Dir, true
+		},
+		Remote: b.remoteDependency,
+		Loaded: func(dir string, hc *chart.Chart) error {
+			// Packaged while discovery goes on (see startEarly), whose
+			// list of charts is not to be read yet.
+			if root != nil && dir == root.Src.Dir && len(root.Meta.Dependencies) == 0 && len(hc.Metadata.Dependencies) > 0 {
+				return fmt.Errorf("%s changed since the build started: build again", root.Src.ChartFile)
+			}
+			return nil
+		},
 	}
-	v, err := semver.NewVersion(version)
-	if err != nil {
-		return fmt.Errorf("dependency %s: version %q is not SemVer: %w", d.Name, version, err)
-	}
-	if !con.Check(v) {
-		return fmt.Errorf("dependency %s: the catalog's chart is at version %s, outside %q: update the range in Chart.yaml", d.Name, version, d.Version)
-	}
-	return nil
 }
 
 // linkOrCopy hard-links src to dst, copying when links are not possible
