@@ -59,6 +59,15 @@ document.addEventListener('securitypolicyviolation', function (e) {
   window.__cspViolations.push(e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber);
 });`
 
+// messageURL is the URL a recorded log message ends with, in parentheses.
+func messageURL(m string) string {
+	i := strings.LastIndex(m, " (")
+	if i < 0 || !strings.HasSuffix(m, ")") {
+		return ""
+	}
+	return m[i+2 : len(m)-1]
+}
+
 // visitResult is what a page did.
 type visitResult struct {
 	url, title     string
@@ -146,10 +155,14 @@ func TestSiteInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		var err error
-		if res.broken, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](
+		var broken []string
+		if broken, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](
 			`Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'))`)); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
+		// External images (a corpus README's badges) are blocked by the
+		// test's browser, not broken.
+		res.broken = slices.DeleteFunc(broken, browsertest.External)
 		if res.pwned, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__pwned !== undefined`)); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -170,6 +183,8 @@ func TestSiteInBrowser(t *testing.T) {
 				res.cspMessages = append(res.cspMessages, m)
 			} else if strings.Contains(m, unreachableIcon) {
 				// The remote icon that cannot load, on purpose.
+			} else if strings.HasPrefix(m, "log network/") && browsertest.External(messageURL(m)) {
+				// Blocked by the test's browser (see browsertest.Allocator).
 			} else if strings.Contains(m, "/error:") || strings.HasPrefix(m, "console.error") {
 				res.errors = append(res.errors, m)
 			}

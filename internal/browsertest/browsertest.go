@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -80,8 +81,10 @@ func (tb *tab) record(ev any) {
 			return
 		}
 		// The browser asks every site for /favicon.ico by itself; a
-		// static site without one is not broken.
-		if u, err := url.Parse(ev.Entry.URL); err == nil && ev.Entry.Source == log.EntrySourceNetwork && u.Path == "/favicon.ico" {
+		// static site without one is not broken. Nor is a page whose
+		// external image (a README's badge) the test's browser does not
+		// fetch.
+		if u, err := url.Parse(ev.Entry.URL); err == nil && ev.Entry.Source == log.EntrySourceNetwork && (u.Path == "/favicon.ico" || External(ev.Entry.URL)) {
 			return
 		}
 		msg = fmt.Sprintf("%s error: %s", ev.Entry.Source, ev.Entry.Text)
@@ -129,6 +132,22 @@ func stackPlace(st *runtime.StackTrace) string {
 	return fmt.Sprintf(" (%s:%d:%d)", f.URL, f.LineNumber+1, f.ColumnNumber+1)
 }
 
+// External reports whether a URL names a host other than the loopback's,
+// which the test's browser does not reach (see Allocator): its failure to
+// load is the test's doing, not the page's.
+func External(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return false
+	}
+	ip := net.ParseIP(host)
+	return ip == nil || !ip.IsLoopback()
+}
+
 // Allocator starts the system's headless Chromium (CATALOGIST_CHROMIUM)
 // with the flags every page test uses, stopped at test cleanup; tests that
 // listen to a tab their own way open it on this allocator.
@@ -158,6 +177,10 @@ func Allocator(t testing.TB) context.Context {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("disable-extensions", true),
 		chromedp.Flag("disable-sync", true),
+		// Pages are tested on their own: a request for any host but the
+		// loopback's, such as a README's badge, fails at once, on a
+		// machine with a network as on one without.
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1, EXCLUDE [::1]"),
 		chromedp.WindowSize(1280, 900),
 	)
 	t.Cleanup(cancel)
@@ -201,7 +224,8 @@ func New(t testing.TB) context.Context {
 // rejections, errors of the browser's log (failed loads, blocked by the
 // Content-Security-Policy) and dialogs. A page that renders without a
 // script error gives none. The request the browser makes for /favicon.ico
-// on its own is not counted when it fails.
+// on its own is not counted when it fails, nor are the external requests
+// the test's browser blocks.
 func Errors(ctx context.Context) []string {
 	tb := tabOf(ctx)
 	if tb == nil {
