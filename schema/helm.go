@@ -47,11 +47,16 @@ func newHelmCompiler() *jsonschema.Compiler {
 // HelmCompiler compiles chart schemas exactly as Helm compiles them before
 // `helm install` validates values, so that verdicts match Helm's. It is not
 // safe for concurrent use; reusing one across charts compiles the draft
-// metaschemas once instead of once per chart. The zero value is ready.
+// metaschemas once for several charts instead of once per chart. The zero
+// value is ready.
 type HelmCompiler struct {
 	c   *jsonschema.Compiler
 	seq int
 }
+
+// compilerCharts is how many charts a compiler compiles before a new one
+// takes over.
+const compilerCharts = 8
 
 // HelmSchema is one chart schema compiled by a HelmCompiler.
 type HelmSchema struct {
@@ -77,7 +82,10 @@ var (
 // Compile compiles one chart schema, decoded into plain values (as
 // jsonschema.UnmarshalJSON or doc.Node.Value give).
 func (w *HelmCompiler) Compile(schemaDoc any) (h *HelmSchema) {
-	if w.c == nil {
+	// A compiler keeps every schema it compiled, and there is no
+	// forgetting one: a new compiler every few charts keeps a lint's
+	// memory flat however many charts it reads.
+	if w.c == nil || w.seq%compilerCharts == 0 {
 		w.c = newHelmCompiler()
 	}
 	w.seq++
