@@ -27,6 +27,9 @@ type Input struct {
 	// chart has none.
 	ValuesFile string
 	Values     []byte
+	// HelmValues, when set, is values.yaml as Helm's chart loader read it
+	// (the caller loaded the chart): it is not read again.
+	HelmValues map[string]any
 	// Env is how the schema is read: the extension key, the platform and
 	// the registry (see schema.EnvFor).
 	Env schema.Env
@@ -63,7 +66,9 @@ type Chart struct {
 // refuses it.
 func Analyze(in Input) (*Chart, error) {
 	c := &Chart{In: in}
-	if in.Values != nil {
+	if in.HelmValues != nil {
+		c.HelmValues = in.HelmValues
+	} else if in.Values != nil {
 		vals, err := common.ReadValues(in.Values)
 		if err != nil {
 			if de := c.limit(); de != nil {
@@ -164,9 +169,10 @@ func formValues(root *srcpos.Node, err error, file string) (map[string]any, erro
 }
 
 // Load reads and analyses a chart of a catalog. A file that leads out of
-// the catalog, or cannot be read, is an error.
-func Load(cat *catalog.Catalog, ch *catalog.Chart, env schema.Env, ctx *schema.Context) (*Chart, error) {
-	in := Input{SchemaFile: ch.SchemaFile, ValuesFile: ch.ValuesFile, Env: env, Context: ctx}
+// the catalog, or cannot be read, is an error. helmValues, when not nil,
+// is values.yaml as Helm's loader read it (see Input.HelmValues).
+func Load(cat *catalog.Catalog, ch *catalog.Chart, env schema.Env, ctx *schema.Context, helmValues map[string]any) (*Chart, error) {
+	in := Input{SchemaFile: ch.SchemaFile, ValuesFile: ch.ValuesFile, Env: env, Context: ctx, HelmValues: helmValues}
 	var err error
 	if in.Values, err = readIn(cat, ch.ValuesFile); err != nil {
 		return nil, err

@@ -127,7 +127,7 @@ func TestLoadRefusesEscape(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := schema.Env{ExtKey: schema.DefaultExtensionKey, Platform: schema.Catalogist}
-	_, err = analysis.Load(cat, cat.Charts[0], env, nil)
+	_, err = analysis.Load(cat, cat.Charts[0], env, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "outside.yaml") {
 		t.Fatalf("error = %v, want the link out refused", err)
 	}
@@ -137,7 +137,7 @@ func TestLoadRefusesEscape(t *testing.T) {
 	if cat, err = catalog.Discover(filepath.Join(root, "cat")); err != nil {
 		t.Fatal(err)
 	}
-	a, err := analysis.Load(cat, cat.Charts[0], env, nil)
+	a, err := analysis.Load(cat, cat.Charts[0], env, nil, nil)
 	if err != nil || a.Form == nil || a.HelmValues != nil {
 		t.Fatalf("Load = %+v, %v; want a form and no values", a, err)
 	}

@@ -365,3 +365,34 @@ func TestCatalogSlidersArePublished(t *testing.T) {
 		t.Errorf("sliders removed from catalog.yaml are still published: %s", v)
 	}
 }
+
+// Lint renders the charts with the dependencies the build fetches: a
+// template of an upstream chart that fails with the catalog chart's values
+// stops the build, at the place Helm names (for a required value, the
+// template including it), and nothing is written.
+func TestBuildRendersWithFetchedDependencies(t *testing.T) {
+	upstream := t.TempDir()
+	writeFile(t, filepath.Join(upstream, "charts", "common", "Chart.yaml"), "apiVersion: v2\nname: common\nversion: 2.1.0\ndescription: Upstream.\nicon: https://example.org/i.svg\ntype: library\n")
+	writeFile(t, filepath.Join(upstream, "charts", "common", "templates", "_cm.tpl"), "{{- define \"common.cm\" -}}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  size: {{ required \"common.size is required\" .Values.size | quote }}\n{{- end }}\n")
+	repoDir := filepath.Join(t.TempDir(), "repo")
+	build(t, builder.Options{Catalog: upstream, Out: repoDir, Now: at(t1)})
+	srv := repotest.Serve(t, repoDir).URL
+
+	cat := t.TempDir()
+	writeFile(t, filepath.Join(cat, "charts", "svc", "Chart.yaml"), "apiVersion: v2\nname: svc\nversion: 1.0.0\ndescription: Depends on a remote chart.\nicon: https://example.org/i.svg\ndependencies:\n  - name: common\n    version: ~2.1.0\n    repository: "+srv+"\n")
+	writeFile(t, filepath.Join(cat, "charts", "svc", "templates", "cm.yaml"), "{{ include \"common.cm\" . }}\n")
+	writeFile(t, filepath.Join(cat, "charts", "svc", "values.yaml"), "size: \"\"\n")
+	out := filepath.Join(t.TempDir(), "out")
+	var log bytes.Buffer
+	_, err := builder.Build(t.Context(), builder.Options{Catalog: cat, Out: out, CacheDir: t.TempDir(), Now: at(t1), Log: &log})
+	var le *builder.ErrLint
+	want := "charts/svc/templates/cm.yaml:1:4: error: does not render with values.yaml alone: common.size is required [template-render]"
+	if !errors.As(err, &le) || !strings.Contains(log.String(), want) {
+		t.Fatalf("want the build refused with\n%s\ngot %v\n%s", want, err, log.String())
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the refused build wrote its output: %v", err)
+	}
+	writeFile(t, filepath.Join(cat, "charts", "svc", "values.yaml"), "size: \"3\"\n")
+	build(t, builder.Options{Catalog: cat, Out: out, CacheDir: t.TempDir(), Now: at(t1)})
+}

@@ -24,6 +24,7 @@ import (
 	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/chartrepo"
 	"github.com/catalogist/catalogist/lint"
+	"github.com/catalogist/catalogist/manifest"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/repoindex"
 	"github.com/catalogist/catalogist/schema"
@@ -55,6 +56,9 @@ type Options struct {
 	SchemaRegistry []string
 	// CacheDir holds dependencies fetched from remote repositories.
 	CacheDir string
+	// KubeVersion is the Kubernetes version lint renders the charts for;
+	// the zero Version means manifest.Default.
+	KubeVersion manifest.Version
 	// Now stamps the creation date of new versions; nil means
 	// SOURCE_DATE_EPOCH when set, else the current time.
 	Now func() time.Time

@@ -11,6 +11,8 @@ import (
 
 	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/lint"
+	"github.com/catalogist/catalogist/manifest"
+	"github.com/catalogist/catalogist/region"
 )
 
 // ErrLint is returned when the catalog has lint errors; the report has been
@@ -24,7 +26,7 @@ func (e *ErrLint) Error() string {
 // lintCatalog lints the charts whose content changed since the last build
 // and reuses the recorded findings of the others. Errors stop the build;
 // warnings are only printed.
-func lintCatalog(_ context.Context, b *build) error {
+func lintCatalog(ctx context.Context, b *build) error {
 	in := b.in
 	key, err := in.lintKey()
 	if err != nil {
@@ -47,11 +49,17 @@ func lintCatalog(_ context.Context, b *build) error {
 		}
 		changed.Charts = append(changed.Charts, ch.Src)
 	}
-	opt := lint.Options{Overrides: in.overrides, Region: in.region, KeepAnalyses: true}
+	opt := lint.Options{
+		Overrides: in.overrides, KeepAnalyses: true, KubeVersion: in.KubeVersion,
+		BaseURL: in.repoURL, CacheDir: in.CacheDir, Dependencies: b.depLoader(),
+	}
+	if in.region != nil {
+		opt.Regions = []*region.Region{in.region}
+	}
 	if in.Progress != nil {
 		opt.Progress = func(d lint.ChartDone) { in.report("lint", d.Chart, d.Took, false) }
 	}
-	res, err := lint.Run([]*catalog.Catalog{&changed}, opt)
+	res, err := lint.RunContext(ctx, []*catalog.Catalog{&changed}, opt)
 	if err != nil {
 		return err
 	}
@@ -105,10 +113,12 @@ func (in *inputs) chartOf(f lint.Finding) *Chart {
 }
 
 // lintKey hashes what findings depend on besides the chart itself: the
-// catalog's settings, the region and the extension key.
+// catalog's settings, the region, the extension key, the Kubernetes version
+// charts are rendered for and the catalog's address, which decides where
+// dependencies are taken from.
 func (in *inputs) lintKey() (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", formatVersion, in.ExtensionKey, in.Platform, in.catalog.Dir)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00", formatVersion, in.ExtensionKey, in.Platform, in.catalog.Dir, in.kube(), in.repoURL)
 	if err := in.hashEnv(h); err != nil {
 		return "", err
 	}
@@ -167,4 +177,12 @@ func (in *inputs) hashEnv(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// kube is the Kubernetes version lint renders the charts for.
+func (in *inputs) kube() manifest.Version {
+	if in.KubeVersion == (manifest.Version{}) {
+		return manifest.Default
+	}
+	return in.KubeVersion
 }

@@ -65,7 +65,9 @@ func TestBuildFollowsTheContext(t *testing.T) {
 			cancel()
 		}()
 		_, err := builder.Build(ctx, builder.Options{Catalog: cat, Out: filepath.Join(t.TempDir(), "out"), CacheDir: t.TempDir(), Now: at(t1), Log: &bytes.Buffer{}})
-		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "package: ") || !strings.Contains(err.Error(), "dependency common") {
+		// Lint, which renders with the dependency, and packaging wait for
+		// the same fetch.
+		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "lint: ") || !strings.Contains(err.Error(), "dependency common") {
 			t.Fatalf("want the dependency's fetch cancelled, got %v", err)
 		}
 	})

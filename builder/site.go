@@ -388,7 +388,7 @@ func (in *inputs) readPage(ch *Chart, analyses map[*catalog.Chart]*analysis.Char
 			p.err = err
 			return p
 		}
-		if a, err = analysis.Load(in.catalog, ch.Src, env, ctx); err != nil {
+		if a, err = analysis.Load(in.catalog, ch.Src, env, ctx, nil); err != nil {
 			p.err = err
 			return p
 		}

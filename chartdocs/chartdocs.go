@@ -60,7 +60,7 @@ func Load(cat *catalog.Catalog, ch *catalog.Chart, env schema.Env) (*Doc, error)
 	if ch.SchemaFile == "" {
 		return &Doc{}, nil
 	}
-	a, err := analysis.Load(cat, ch, env, Context(cat))
+	a, err := analysis.Load(cat, ch, env, Context(cat), nil)
 	if err != nil {
 		return nil, err
 	}

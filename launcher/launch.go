@@ -16,10 +16,14 @@ import (
 	"time"
 
 	"helm.sh/helm/v4/pkg/action"
+	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/kube"
 	release "helm.sh/helm/v4/pkg/release/v1"
+	"k8s.io/client-go/kubernetes"
 
+	"github.com/catalogist/catalogist/manifest"
 	"github.com/catalogist/catalogist/region"
+	"github.com/catalogist/catalogist/render"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/secret"
 )
@@ -136,9 +140,21 @@ func refusal(rs *Resolved, vals *Values) error {
 
 // install installs the chart with its values as the release res names, or
 // renders it without a cluster on a dry run, and records the outcome in
-// res.
+// res. The templates are rendered first, as lint renders them, so that a
+// chart that does not render is refused with lint's message before
+// anything (its crds/ first) reaches the cluster.
 func (l *Launch) install(ctx context.Context, res *Result) error {
-	in, err := l.newInstall(ctx, res)
+	var cs kubernetes.Interface
+	if !l.DryRun {
+		var err error
+		if cs, err = l.cfg.KubeClient(ctx); err != nil {
+			return err
+		}
+	}
+	if err := l.prerender(ctx, res, cs); err != nil {
+		return err
+	}
+	in, err := l.newInstall(ctx, res, cs)
 	if err != nil {
 		return err
 	}
@@ -160,17 +176,50 @@ func (l *Launch) install(ctx context.Context, res *Result) error {
 	return nil
 }
 
+// prerender renders the chart client-side with the launch's values, for
+// the cluster's Kubernetes version and API versions (on a dry run, the
+// version lint assumes by default).
+func (l *Launch) prerender(ctx context.Context, res *Result, cs kubernetes.Interface) error {
+	opt := render.Options{ReleaseName: res.Name, Namespace: res.Namespace, KubeVersion: manifest.Default.String()}
+	if cs != nil {
+		if v, err := cs.Discovery().ServerVersion(); err == nil {
+			if _, err := common.ParseKubeVersion(v.GitVersion); err == nil {
+				opt.KubeVersion = v.GitVersion
+			}
+		}
+		if vs, err := action.GetVersionSet(cs.Discovery()); err == nil {
+			opt.APIVersions = vs
+		}
+	}
+	_, err := render.Render(ctx, res.Resolved.Chart, res.Values.Overrides, opt)
+	if err == nil {
+		return nil
+	}
+	return res.Secrets.Err(&RenderError{Chart: fmt.Sprintf("%s %s", res.Resolved.Chart.Name(), res.Resolved.Version.Version), Failure: render.ParseFailure(err)})
+}
+
+// RenderError is a launch refused because the chart's templates do not
+// render with its values: Helm would refuse it as well.
+type RenderError struct {
+	Chart   string
+	Failure *render.Failure
+}
+
+func (e *RenderError) Error() string {
+	where := e.Failure.At().String()
+	if where != "" {
+		where += ": "
+	}
+	return fmt.Sprintf("%s: %sdoes not render with the values of this launch: %s; nothing was installed", e.Chart, where, e.Failure.Detail())
+}
+
 // newInstall configures Helm's install: on a dry run with no cluster at
 // all, else for the cluster, creating the namespace when it is missing.
-func (l *Launch) newInstall(ctx context.Context, res *Result) (*action.Install, error) {
+func (l *Launch) newInstall(ctx context.Context, res *Result, cs kubernetes.Interface) (*action.Install, error) {
 	if l.DryRun {
 		in := l.configure(action.NewInstall(action.NewConfiguration()), res)
 		in.DryRunStrategy = action.DryRunClient
 		return in, nil
-	}
-	cs, err := l.cfg.KubeClient(ctx)
-	if err != nil {
-		return nil, err
 	}
 	exists, err := namespaceExists(ctx, cs, res.Namespace)
 	if err != nil {

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"helm.sh/helm/v4/pkg/action"
 	"helm.sh/helm/v4/pkg/chart/common"
@@ -26,8 +28,10 @@ import (
 	k8sfake "k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 
+	"github.com/catalogist/catalogist/builder"
 	"github.com/catalogist/catalogist/catalogsfile"
 	"github.com/catalogist/catalogist/chartrepo"
+	"github.com/catalogist/catalogist/internal/filetree"
 	"github.com/catalogist/catalogist/internal/repotest"
 	"github.com/catalogist/catalogist/launcher"
 )
@@ -336,5 +340,45 @@ func TestRunCancelled(t *testing.T) {
 	}
 	if f.asked != 0 {
 		t.Error("a cancelled launch asked for a cluster client")
+	}
+}
+
+// A chart whose templates fail with the launch's values is refused with
+// lint's message, before the cluster is asked anything beyond its version:
+// no release, no manifest built, not even its CRDs installed.
+func TestRunRefusesWhatDoesNotRender(t *testing.T) {
+	dir := t.TempDir()
+	filetree.Write(t, dir, map[string]string{
+		"charts/strict/Chart.yaml":  "apiVersion: v2\nname: strict\nversion: 1.0.0\ndescription: Fails on demand.\nicon: https://example.org/strict.svg\n",
+		"charts/strict/values.yaml": "tls: {enabled: false, secret: \"\"}\n",
+		"charts/strict/values.schema.json": `{"type": "object", "properties": {"tls": {"type": "object", "properties": {
+			"enabled": {"type": "boolean", "default": false}, "secret": {"type": "string", "default": ""}}}}}`,
+		"charts/strict/crds/thing.yaml":       "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: things.example.org}\nspec:\n  group: example.org\n  scope: Namespaced\n  names: {kind: Thing, plural: things}\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}]\n",
+		"charts/strict/templates/secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: {{ .Release.Name }}\n{{- if .Values.tls.enabled }}\nstringData:\n  name: {{ required \"tls.secret is required when tls.enabled is true\" .Values.tls.secret }}\n{{- end }}\n",
+	})
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := builder.Build(t.Context(), builder.Options{Catalog: dir, Out: out, CacheDir: t.TempDir(), Log: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeCluster(t, "team")
+	src, _ := ideSource(t, repotest.Serve(t, out).URL, "strict")
+	l := launcher.NewLaunch(f.cfg)
+	l.Source, l.Resolver, l.Timeout = src, launcher.Resolver{CacheDir: t.TempDir()}, time.Minute
+	l.Name, l.Namespace = "strict-1", "team"
+	l.Set = []string{"tls.enabled=true"}
+	_, err := l.Run(runCtx())
+	var re *launcher.RenderError
+	want := "strict 1.0.0: strict/templates/secret.yaml:7:12: does not render with the values of this launch: tls.secret is required when tls.enabled is true; nothing was installed"
+	if !errors.As(err, &re) || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+	if rels := f.stored(t); len(rels) != 0 || len(f.kube.built) != 0 {
+		t.Errorf("%d releases recorded, %d manifests built", len(rels), len(f.kube.built))
+	}
+	// The same values render once they are complete (a dry run: the
+	// fake cluster cannot install CRDs).
+	l.Set, l.DryRun = append(l.Set, "tls.secret=strict-tls"), true
+	if _, err := l.Run(runCtx()); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -32,7 +32,11 @@ func benchLint(b *testing.B, dirs []string, reg *region.Region) {
 			}
 			cats = append(cats, c)
 		}
-		res, err := lint.Run(cats, lint.Options{Region: reg})
+		var opt lint.Options
+		if reg != nil {
+			opt.Regions = []*region.Region{reg}
+		}
+		res, err := lint.Run(cats, opt)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -7,19 +7,24 @@ package lint
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/catalogist/catalogist/analysis"
 	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/chartload"
 	"github.com/catalogist/catalogist/launchcontext"
+	"github.com/catalogist/catalogist/manifest"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
 	"github.com/catalogist/catalogist/srcpos"
+	chart "helm.sh/helm/v4/pkg/chart/v2"
 )
 
 // Severity of a finding.
@@ -96,8 +101,25 @@ type Options struct {
 	// Overrides are the command line's extension key, platform and schema
 	// registry, which replace each catalog's own settings when set.
 	Overrides schema.Overrides
-	// Region, when set, injects its values and bounds.
-	Region *region.Region
+	// Regions, when set, inject their values and bounds: each chart is
+	// checked once per region, and a finding that occurs in some regions
+	// only names them.
+	Regions []*region.Region
+	// KubeVersion is the Kubernetes version charts are rendered for and
+	// their manifests judged against; the zero Version means
+	// manifest.Default.
+	KubeVersion manifest.Version
+	// BaseURL is the address the catalogs are published at, which
+	// replaces catalog.yaml's baseURL: a dependency on it is taken from
+	// the catalog's sources.
+	BaseURL string
+	// CacheDir is the dependency cache charts are rendered with; empty
+	// means the user's (see chartload.Cache).
+	CacheDir string
+	// Dependencies, when set, loads the charts to render with their
+	// dependencies (a build's loader, which fetches what the cache lacks);
+	// nil loads them offline, from the catalog and the cache.
+	Dependencies *chartload.Loader
 	// ExtraPaths holds documents whose keys are launch context paths the
 	// platform adds to its built-in ones (--context).
 	ExtraPaths []*srcpos.Node
@@ -188,6 +210,16 @@ type Pass struct {
 	// Analysis is the chart analysed, which the fields above are read
 	// from; nil for the region file's pass.
 	Analysis *analysis.Chart
+
+	// launch is the chart rendered, shared by its passes in every region;
+	// nil for the region file's pass. loaded is the chart as Helm's loader
+	// read it, without the dependencies it does not vendor, or loadErr.
+	launch  *launchShared
+	loaded  *chart.Chart
+	loadErr error
+	run     *runState
+	// sources are the template sources findings are placed in.
+	sources *srcLines
 
 	rule     *Rule
 	findings *[]Finding
@@ -293,6 +325,12 @@ func (p *Pass) AtKey(n *srcpos.Node, format string, args ...any) {
 // apply to its charts' findings; settings naming an unknown rule are an
 // error.
 func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
+	return RunContext(context.Background(), cats, opt)
+}
+
+// RunContext lints catalogs; ctx bounds what a build's dependency loader
+// fetches.
+func RunContext(ctx context.Context, cats []*catalog.Catalog, opt Options) (*Result, error) {
 	rules := opt.Rules
 	if rules == nil {
 		rules = All
@@ -305,6 +343,7 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	rs := newRunState(ctx, opt)
 	res := &Result{Changed: opt.Changed}
 	var mu sync.Mutex
 	type job struct {
@@ -334,37 +373,30 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 			comp := &schema.HelmCompiler{}
 			for j := range queue {
 				begin := time.Now()
-				p, err := newPass(j.ch, j.cat, opt, envs[j.cat])
+				passes, err := rs.chartPasses(j.ch, j.cat, opt, envs[j.cat])
 				if err != nil {
 					errs[j.i] = err
 					continue
 				}
-				if opt.KeepAnalyses && p.Analysis != nil {
+				if opt.KeepAnalyses && passes[0].Analysis != nil {
 					mu.Lock()
-					res.Analyses[j.ch] = p.Analysis
+					res.Analyses[j.ch] = passes[0].Analysis
 					mu.Unlock()
 				}
 				// The chart's findings are gathered apart so that its
 				// catalog's lint settings apply to them alone.
-				var found []Finding
-				p.findings, p.mu, p.state.compiler = &found, &mu, comp
-				for _, r := range rules {
-					if r.Scope == PerRegion || (r.Scope == PerSchema && p.Schema == nil) {
-						continue
-					}
-					if r.Scope == PerChart && p.Chart.OnlySchema && r.Name != RuleJSON.Name {
-						continue
-					}
-					if len(p.escapes) > 0 && r != RuleSymlinkOutside {
-						continue
-					}
-					if r.Launchable && p.library() {
-						continue
-					}
-					q := *p
-					q.rule = r
-					r.Run(&q)
+				perRegion := make([][]Finding, len(passes))
+				for i, p := range passes {
+					p.findings, p.mu, p.state.compiler = &perRegion[i], &mu, comp
+					runChartRules(p, rules)
 				}
+				// The rules ran on this goroutine: what they rendered, if
+				// anything, is there to read.
+				if l := passes[0].launch; l != nil && l.out != nil && l.out.cancelled != nil {
+					errs[j.i] = l.out.cancelled
+					continue
+				}
+				found := mergeRegions(perRegion, rs.regionNames())
 				found = filters[j.cat].apply(found)
 				mu.Lock()
 				res.Findings = append(res.Findings, found...)
@@ -387,13 +419,13 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 		}
 	}
 	res.Findings = oncePerFile(res.Findings, opt.Overrides.Registry, envs)
-	if opt.Region != nil {
+	for _, reg := range opt.Regions {
 		env := catalogEnv{Env: schema.Env{Platform: schema.Catalogist}, model: schema.Catalogist.Model()}
 		if len(cats) > 0 {
 			env = envs[cats[0]]
 		}
-		p := &Pass{Region: opt.Region, Platform: env.Platform, Model: env.model, findings: &res.Findings, mu: &mu}
-		p.Context = schema.NewContext(nil, opt.Region, nil, "")
+		p := &Pass{Region: reg, Platform: env.Platform, Model: env.model, findings: &res.Findings, mu: &mu, run: rs}
+		p.Context = schema.NewContext(nil, reg, nil, "")
 		for _, r := range rules {
 			if r.Scope == PerRegion {
 				q := *p
@@ -404,6 +436,68 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 	}
 	Sort(res.Findings)
 	return res, nil
+}
+
+// runChartRules runs the rules that concern one chart's pass.
+func runChartRules(p *Pass, rules []*Rule) {
+	for _, r := range rules {
+		if r.Scope == PerRegion || (r.Scope == PerSchema && p.Schema == nil) {
+			continue
+		}
+		if r.Scope == PerChart && p.Chart.OnlySchema && r.Name != RuleJSON.Name {
+			continue
+		}
+		if len(p.escapes) > 0 && r != RuleSymlinkOutside {
+			continue
+		}
+		if r.Launchable && p.library() {
+			continue
+		}
+		q := *p
+		q.rule = r
+		r.Run(&q)
+	}
+}
+
+// mergeRegions merges the findings of a chart's passes, one per region: a
+// finding of every region is reported once, one of some regions only once
+// with their names.
+func mergeRegions(per [][]Finding, names []string) []Finding {
+	if len(per) == 1 {
+		return per[0]
+	}
+	type key struct {
+		rule, file, pointer, msg, option string
+		line, col                        int
+	}
+	keyOf := func(f Finding) key {
+		return key{f.Rule, f.File, f.Pointer, f.Message, f.Option, f.Line, f.Column}
+	}
+	in := map[key][]string{}
+	for i, fs := range per {
+		for _, f := range fs {
+			k := keyOf(f)
+			if r := in[k]; len(r) == 0 || r[len(r)-1] != names[i] {
+				in[k] = append(in[k], names[i])
+			}
+		}
+	}
+	var out []Finding
+	done := map[key]bool{}
+	for _, fs := range per {
+		for _, f := range fs {
+			k := keyOf(f)
+			if done[k] {
+				continue
+			}
+			done[k] = true
+			if r := in[k]; len(r) < len(per) {
+				f.Message += fmt.Sprintf(" (in region %s)", strings.Join(r, ", "))
+			}
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Dedupe sorts findings and drops repeats of one finding (same rule, place
@@ -425,15 +519,15 @@ func Sort(fs []Finding) {
 	})
 }
 
-// newPass reads a chart's files. Only I/O failures are errors; content
-// problems are left for the rules.
-func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, env catalogEnv) (*Pass, error) {
-	p := &Pass{Chart: ch, Catalog: cat, Region: opt.Region, Model: env.model, state: &passState{}}
+// newPass reads a chart's files, for checks in a region (nil for none).
+// Only I/O failures are errors; content problems are left for the rules.
+func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, env catalogEnv, rs *runState, reg *region.Region) (*Pass, error) {
+	p := &Pass{Chart: ch, Catalog: cat, Region: reg, Model: env.model, state: &passState{}, run: rs, sources: rs.sources}
 	p.published, p.pkg = opt.Published, opt.Packages[ch]
 	p.ExtKey, p.Platform = env.ExtKey, env.Platform
 	// Forms are computed for a typical user: with what every deployment's
 	// context holds, and nothing a deployment may leave out.
-	p.Context = schema.CatalogContext(launchcontext.Sample(), opt.Region, cat)
+	p.Context = schema.CatalogContext(rs.contextData, reg, cat)
 	if !ch.OnlySchema {
 		_, escapes, err := cat.ChartFiles(ch.Dir)
 		if err != nil {
@@ -455,8 +549,16 @@ func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, env catalogEn
 		}
 	}
 	// The chart's paths were checked above: the analysis reads them as
-	// they are.
-	a, err := analysis.Load(nil, ch, env.Env, p.Context)
+	// they are. Helm's loader reads the chart once, for the analysis (its
+	// reading of values.yaml) and for the rendering.
+	var helmValues map[string]any
+	if ch.ChartFile != "" {
+		p.loaded, p.loadErr = chartload.LoadChart(ch.Dir)
+		if p.loadErr == nil && ch.ValuesFile != "" {
+			helmValues = schema.HelmValues(p.loaded.Values)
+		}
+	}
+	a, err := analysis.Load(nil, ch, env.Env, p.Context, helmValues)
 	if err != nil {
 		return nil, err
 	}
@@ -464,6 +566,19 @@ func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, env catalogEn
 	p.Schema, p.SchemaData, p.SchemaErr = a.Schema, a.In.Schema, a.SchemaErr
 	p.Values, p.ValuesErr, p.Form = a.HelmValues, a.ValuesErr, a.Form
 	return p, nil
+}
+
+// inRegion is the pass of the same chart in another region: the same files,
+// the form computed in that region's context.
+func (p *Pass) inRegion(reg *region.Region) *Pass {
+	q := *p
+	q.state = &passState{}
+	q.Region = reg
+	q.Context = schema.CatalogContext(p.run.contextData, reg, p.Catalog)
+	if p.Analysis != nil {
+		q.Form = p.Analysis.FormIn(q.Context)
+	}
+	return &q
 }
 
 // catalogEnv is how a catalog's charts are read and judged.

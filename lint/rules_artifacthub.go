@@ -20,7 +20,8 @@ import (
 // that strconv.ParseBool refuses, fails the whole version, which it then
 // leaves out, logging the error where only the repository's owners look.
 // It takes any license as written. Helm itself only refuses an annotation
-// that is a list or a mapping rather than a string.
+// that is a list or a mapping rather than a string, which chart-field-type
+// reports.
 
 // RuleArtifactHub checks the annotations Artifact Hub reads.
 var RuleArtifactHub = &Rule{
@@ -90,9 +91,8 @@ func checkArtifactHub(p *Pass) {
 			}
 			continue
 		}
-		switch a.Kind {
-		case srcpos.Array, srcpos.Object:
-			p.Reportf(file, a.Pos, a.Pointer(), "%s is %s, but annotations are strings, so Helm refuses the chart: write the YAML as a block, %s: |, with the entries indented below", a.Key, yamlKind(a), a.Key)
+		if a.Kind == srcpos.Array || a.Kind == srcpos.Object {
+			// Helm cannot load the chart: chart-field-type says so.
 			continue
 		}
 		// A null value reaches Artifact Hub as an empty string.

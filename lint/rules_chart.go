@@ -99,7 +99,8 @@ func checkChart(p *Pass, advice bool) {
 	}
 	if n, ok := str("apiVersion"); !ok && n == nil && root.Get("apiVersion") == nil {
 		refuse(root, "Chart.yaml has no apiVersion, which Helm requires; write apiVersion: v2")
-	} else if ok && n.Text != "v2" {
+	} else if ok && n.Text == "v1" {
+		// Any other apiVersion is chart-api-version's error.
 		warn(n, "apiVersion is %q; catalogs should use apiVersion: v2 (Helm 3 and 4 charts)", n.Text)
 	}
 	if n, ok := str("name"); !ok && root.Get("name") == nil {
@@ -197,7 +198,7 @@ func checkDependency(ch *catalog.Chart, i int, d *srcpos.Node, refuse, warn repo
 // RuleChartIcon checks that every launchable chart has an icon.
 var RuleChartIcon = &Rule{
 	Name: "chart-icon", Severity: Warning, Scope: PerChart, Launchable: true,
-	Doc: "Chart.yaml's icon is an https URL or a file of the catalog's icons directory (or one is named after the chart)",
+	Doc: "a launchable chart has an icon the site shows: Chart.yaml's icon is an https URL, or the catalog's icons directory holds a file named after the chart, and an SVG icon holds no script",
 	Run: func(p *Pass) {
 		root := chartDoc(p, false)
 		if root == nil {
@@ -224,6 +225,11 @@ var RuleChartIcon = &Rule{
 				}
 			}
 		}
+		if icon != nil && helmRefusesIcon(icon) {
+			// A file path, or no URL at all: chart-urls says to name
+			// the file after the chart instead.
+			return
+		}
 		switch resolved.Problem {
 		case catalog.IconMissing:
 			n := root
@@ -233,8 +239,6 @@ var RuleChartIcon = &Rule{
 			p.Reportf(p.Chart.ChartFile, n.Pos, n.Pointer(), "chart %q has no icon: add icon: https://... to Chart.yaml or put %s.svg in %s", p.Chart.Name, p.Chart.Name, icons)
 		case catalog.IconHTTP:
 			p.Reportf(p.Chart.ChartFile, icon.Pos, "/icon", "icon %q uses http; pages served over https block it as mixed content: use https", icon.Text)
-		case catalog.IconNoFile:
-			p.Reportf(p.Chart.ChartFile, icon.Pos, "/icon", "icon %q is neither an https URL nor a file in %s", icon.Text, icons)
 		case catalog.IconNotHTTPS:
 			p.Reportf(p.Chart.ChartFile, icon.Pos, "/icon", "icon %q is not an https URL", icon.Text)
 		}
@@ -243,10 +247,11 @@ var RuleChartIcon = &Rule{
 
 // All lists every rule, in the order they are documented. Each theme's
 // file lists its own rules: a new rule is added there, beside its code.
-var All = slices.Concat(schemaRules, formRules, valuesRules, extRules, sliderRules, hiddenRules, regionRules, chartRules, containRules, artifactHubRules, publishRules)
+var All = slices.Concat(schemaRules, formRules, valuesRules, extRules, sliderRules, hiddenRules, regionRules, chartRules, containRules, artifactHubRules, publishRules, launchRules)
 
-// chartRules check Chart.yaml and the chart's icon.
-var chartRules = []*Rule{RuleChartMetadata, RuleChartAdvice, RuleChartIcon}
+// chartRules check Chart.yaml, the chart's icon and its files: what Helm
+// needs, what helm lint requires, and what catalogs should have.
+var chartRules = []*Rule{RuleChartMetadata, RuleChartAdvice, RuleChartIcon, RuleChartVersion, RuleChartAPIVersion, RuleChartFieldType, RuleChartMaintainers, RuleChartURLs, RuleChartFiles}
 
 // Lookup returns the rule named name, or nil.
 func Lookup(name string) *Rule {

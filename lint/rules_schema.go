@@ -164,19 +164,27 @@ func (p *Pass) sourceOptions() []*schema.Option {
 
 // RuleValuesValid reports values files Helm would refuse at install time.
 var RuleValuesValid = &Rule{
-	Name: "values-valid", Severity: Error, Launchable: true,
-	Doc: "values.yaml and every ci/*-values.yaml pass the schema as helm install judges them",
+	Name: "values-valid", Severity: Error, Scope: PerChart, Launchable: true,
+	Doc: "values.yaml and every ci/*-values.yaml are YAML Helm reads and pass the schema as helm install judges them, and so do the values the platform sends in each region",
 	Run: func(p *Pass) {
+		if p.ValuesErr != nil {
+			p.Reportf(p.Chart.ValuesFile, yamlErrPos(p.ValuesErr), "", "values.yaml is not valid YAML, so Helm cannot load the chart: %v", p.ValuesErr)
+			return
+		}
+		if p.Schema == nil {
+			for _, ci := range p.Chart.CIValues {
+				if _, err := readValues(ci); err != nil {
+					p.Reportf(ci, yamlErrPos(err), "", "not valid YAML: %v", err)
+				}
+			}
+			return
+		}
 		h := p.Helm()
 		if h.Err != nil {
 			return
 		}
 		base := map[string]any{}
 		var baseFaults map[string]bool
-		if p.ValuesErr != nil {
-			p.Reportf(p.Chart.ValuesFile, yamlErrPos(p.ValuesErr), "", "values.yaml is not valid YAML: %v", p.ValuesErr)
-			return
-		}
 		if p.Values != nil {
 			base = p.Values
 			baseFaults = p.checkValues(h, base, p.Chart.ValuesFile, p.ValuesDoc, nil, nil)
@@ -197,7 +205,56 @@ var RuleValuesValid = &Rule{
 			merged := util.CoalesceTables(schema.HelmValues(over.AsMap()), schema.HelmValues(base))
 			p.checkValues(h, merged, ci, ciDoc, p.ValuesDoc, baseFaults)
 		}
+		p.checkSent(h, base, baseFaults)
 	},
+}
+
+// checkSent checks the values the platform's form sends, when it opens,
+// over values.yaml, as helm install judges them: a fault the form does not
+// see (a required key, a pattern Go reads otherwise) stops the launch.
+// Each is reported at the option's schema, faults of values.yaml alone
+// once.
+func (p *Pass) checkSent(h *schema.HelmSchema, base map[string]any, skip map[string]bool) {
+	if p.Form == nil || !p.Form.Opens() || len(p.Schema.ResolveErrors) > 0 {
+		return
+	}
+	sent := util.CoalesceTables(schema.HelmValues(p.Form.Values), schema.HelmValues(base))
+	err := h.Root.Validate(sent)
+	if err == nil {
+		return
+	}
+	for _, v := range schema.Violations(err) {
+		ptr := ""
+		if len(v.Instance) > 0 {
+			ptr = "/" + strings.Join(escapeAll(v.Instance), "/")
+		}
+		if skip[ptr+"\x00"+v.Message] {
+			continue
+		}
+		label := ptr
+		if label == "" {
+			label = "(root)"
+		}
+		n := schemaNodeOf(p.Schema.Source, v.Instance)
+		p.At(n, "the values the platform sends: %s: %s (helm install would refuse them)", label, v.Message)
+	}
+}
+
+// schemaNodeOf is the subschema of a schema that describes the value at a
+// path, as deep as properties and items lead.
+func schemaNodeOf(root *srcpos.Node, path []string) *srcpos.Node {
+	n := root
+	for _, tok := range path {
+		next := n.Get("properties").Get(tok)
+		if next == nil {
+			next = n.Get("items")
+		}
+		if next == nil || next.Kind != srcpos.Object {
+			return n
+		}
+		n = next
+	}
+	return n
 }
 
 func readValues(path string) (common.Values, error) {

@@ -1,7 +1,9 @@
 // The rule fixtures: each rule has testdata/rules/<rule>/bad and
 // testdata/rules/<rule>/good, catalog directories (charts under charts/); a
-// region.yaml at a fixture's root is used as the region, and a published/
-// directory holding an index.yaml as the published index (--published).
+// region.yaml at a fixture's root is used as the region, a kube-version
+// file's version as the target Kubernetes version (--kube-version), and a
+// published/ directory holding an index.yaml as the published index
+// (--published). Charts are rendered with an empty dependency cache.
 // good must produce no finding of any rule. bad/want.txt states every
 // finding of the rule in bad, one a line, as analysistest's "// want"
 // comments do:
@@ -34,6 +36,7 @@ import (
 
 	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/lint"
+	"github.com/catalogist/catalogist/manifest"
 	"github.com/catalogist/catalogist/region"
 )
 
@@ -57,7 +60,19 @@ func lintFixtureWith(t *testing.T, dir string, opt lint.Options) *lint.Result {
 		if err != nil {
 			t.Fatalf("region: %v", err)
 		}
-		opt.Region = r
+		opt.Regions = []*region.Region{r}
+	}
+	if kf := filepath.Join(dir, "kube-version"); fileExists(kf) {
+		data, err := os.ReadFile(kf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opt.KubeVersion, err = manifest.ParseVersion(strings.TrimSpace(string(data))); err != nil {
+			t.Fatalf("%s: %v", kf, err)
+		}
+	}
+	if opt.CacheDir == "" {
+		opt.CacheDir = t.TempDir()
 	}
 	opt = withPublished(t, dir, cat, opt)
 	res, err := lint.Run([]*catalog.Catalog{cat}, opt)

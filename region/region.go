@@ -62,6 +62,46 @@ func Load(path, id string) (*Region, error) {
 	return r, nil
 }
 
+// LoadAll reads a region file as lint checks against it: one region, or
+// every region of a regions.json holding several unless id picks one.
+func LoadAll(path, id string) ([]*Region, error) {
+	if id != "" {
+		r, err := Load(path, id)
+		if err != nil {
+			return nil, err
+		}
+		return []*Region{r}, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading region file: %w", err)
+	}
+	root, err := srcpos.ParseYAML(data)
+	if err == nil && root.Kind == srcpos.Object {
+		if regions := root.Get("regions"); regions != nil && regions.Kind == srcpos.Array && len(regions.Items) > 1 {
+			var out []*Region
+			for _, reg := range regions.Items {
+				rid := reg.Get("id")
+				if rid == nil || rid.Kind != srcpos.String || rid.Text == "" {
+					return nil, fmt.Errorf("%s:%d:%d: a region of regions.json has no id", path, reg.Pos.Line, reg.Pos.Col)
+				}
+				r, err := fromPlatformRegion(reg)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%w", path, err)
+				}
+				r.ID, r.File = rid.Text, path
+				out = append(out, r)
+			}
+			return out, nil
+		}
+	}
+	r, err := Load(path, "")
+	if err != nil {
+		return nil, err
+	}
+	return []*Region{r}, nil
+}
+
 // Parse reads a region document; errors carry the line and column.
 func Parse(data []byte, id string) (*Region, error) {
 	root, err := srcpos.ParseYAML(data)

@@ -106,7 +106,7 @@ func TestNewCatalogAndChart(t *testing.T) {
 				t.Fatal(err)
 			}
 			lintClean(t, cat, lint.Options{}, v)
-			withRegion := lintClean(t, cat, lint.Options{Region: reg, KeepAnalyses: true}, v)
+			withRegion := lintClean(t, cat, lint.Options{Regions: []*region.Region{reg}, KeepAnalyses: true}, v)
 			checkForm(t, withRegion, v)
 			checkDocs(t, cat)
 			if v.lintOnly {
@@ -424,10 +424,10 @@ func lintClean(t *testing.T, cat *catalog.Catalog, opt lint.Options, v variant) 
 		t.Errorf("linted %d charts", res.Charts)
 	}
 	for _, f := range res.Findings {
-		if v.platform == "onyxia" && opt.Region != nil && f.Rule == "region-file" && f.Chart == "" {
+		if v.platform == "onyxia" && len(opt.Regions) > 0 && f.Rule == "region-file" && f.Chart == "" {
 			continue
 		}
-		t.Errorf("lint (region %v): %s:%d:%d: %s [%s]", opt.Region != nil, f.File, f.Line, f.Column, f.Message, f.Rule)
+		t.Errorf("lint (region %v): %s:%d:%d: %s [%s]", len(opt.Regions) > 0, f.File, f.Line, f.Column, f.Message, f.Rule)
 	}
 	return res
 }

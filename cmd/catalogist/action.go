@@ -71,7 +71,7 @@ func runAction(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	switch in.command {
 	case "lint":
-		return runLint(stdout, []string{in.path}, in.lintFlags())
+		return runLint(ctx, stdout, []string{in.path}, in.lintFlags())
 	case "build":
 		res, err := buildCatalog(ctx, stdout, stderr, in.buildOptions(), false)
 		if err != nil {
@@ -139,10 +139,14 @@ func oneOf(name, value string, allowed []string) error {
 }
 
 func (in actionInputs) lintFlags() lintFlags {
-	return lintFlags{
-		format: "github", platform: in.platform, registries: in.registries, region: in.region,
+	f := lintFlags{
+		format: "github", platform: in.platform, registries: in.registries, baseURL: in.baseURL,
 		strict: in.failOn == "warning", changedSince: in.changedSince, published: in.baseURL, sarif: in.out,
 	}
+	if in.region != "" {
+		f.regions = []string{in.region}
+	}
+	return f
 }
 
 // buildOptions are the build of build and publish. The repository

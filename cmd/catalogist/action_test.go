@@ -301,13 +301,19 @@ func values(m map[string]string) []string {
 	return out
 }
 
-// manyFindingsCatalog writes a catalog of 12 charts with 36 errors (24 of
+// manyFindingsCatalog writes a catalog of 12 charts with 37 errors (24 of
 // option-type, an error by default, 12 of context-path, which the catalog
-// raises to one) and 24 warnings; option names put |, %, :, ",", a
+// raises to one, and a template of svc-11 that does not render) and 24
+// warnings; option names put |, %, :, ",", a
 // backtick and <> into messages.
 func manyFindingsCatalog(t *testing.T, dir string) {
 	t.Helper()
-	files := map[string]string{"catalog.yaml": "name: many\nlint:\n  rules: {context-path: error}\n"}
+	files := map[string]string{
+		"catalog.yaml": "name: many\nlint:\n  rules: {context-path: error}\n",
+		// A template that does not render: its finding is summed up with
+		// the others.
+		"charts/svc-11/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\ndata:\n  host: {{ .Values.nope.deeper }}\n",
+	}
 	for i := range 12 {
 		c := fmt.Sprintf("charts/svc-%02d/", i)
 		files[c+"Chart.yaml"] = fmt.Sprintf("apiVersion: v2\nname: svc-%02d\nversion: 1.0.0\ndescription: A service\nicon: https://example.org/icons/svc.svg\n", i)
@@ -439,8 +445,8 @@ func TestActionRunsLint(t *testing.T) {
 		want.Findings[i].File = filepath.ToSlash(rel)
 		counts[f.Severity]++
 	}
-	if counts["error"] != 36 || counts["warning"] != 24 {
-		t.Fatalf("the catalog has %v findings, want 36 errors and 24 warnings", counts)
+	if counts["error"] != 37 || counts["warning"] != 24 {
+		t.Fatalf("the catalog has %v findings, want 37 errors and 24 warnings", counts)
 	}
 
 	var act actionFile
@@ -510,8 +516,8 @@ func TestActionRunsLint(t *testing.T) {
 		t.Errorf("no error annotation carries the option name with |, %%, :, a comma and a backtick intact")
 	}
 	notices := annotations["notice"]
-	if len(notices) != 1 || !strings.HasPrefix(notices[0].Message, "26 more errors and 14 more warnings not annotated") {
-		t.Errorf("notices %+v, want one counting 26 errors and 14 warnings left out", notices)
+	if len(notices) != 1 || !strings.HasPrefix(notices[0].Message, "27 more errors and 14 more warnings not annotated") {
+		t.Errorf("notices %+v, want one counting 27 errors and 14 warnings left out", notices)
 	}
 	var groups []string
 	for _, c := range cmds {
@@ -542,14 +548,14 @@ func TestActionRunsLint(t *testing.T) {
 	for i := range 12 {
 		names = append(names, fmt.Sprintf("svc-%02d", i))
 	}
-	wantOutputs := map[string]string{"errors": "36", "warnings": "24", "charts": "12", "changed_charts": strings.Join(names, " "),
+	wantOutputs := map[string]string{"errors": "37", "warnings": "24", "charts": "12", "changed_charts": strings.Join(names, " "),
 		"sarif": "catalogist.sarif", "published": "", "index_url": ""}
 	if fmt.Sprint(got) != fmt.Sprint(wantOutputs) {
 		t.Errorf("action outputs %v\nwant %v", got, wantOutputs)
 	}
 
 	// The summary: the totals and every finding, each exactly once.
-	if !strings.Contains(summary, "**36 errors, 24 warnings** in 12 charts") {
+	if !strings.Contains(summary, "**37 errors, 24 warnings** in 12 charts") {
 		t.Errorf("summary lacks the totals:\n%.500s", summary)
 	}
 	rows := map[string]int{}
@@ -590,7 +596,7 @@ func TestActionRunsLint(t *testing.T) {
 	// errors, with the reason in the summary; then a catalog that builds.
 	step := act.Runs.Steps[len(act.Runs.Steps)-1]
 	r = runActionStep(t, act, step, ws, ctx, map[string]string{"command": "build"})
-	if sum := readFile(r.summaryFile); r.code != 1 || !strings.Contains(sum, "**Failed:** ") || !strings.Contains(sum, "lint found 36 error(s)") {
+	if sum := readFile(r.summaryFile); r.code != 1 || !strings.Contains(sum, "**Failed:** ") || !strings.Contains(sum, "lint found 37 error(s)") {
 		t.Errorf("build of a catalog with errors: exit %d, summary:\n%s", r.code, readFile(r.summaryFile))
 	}
 	if n := strings.Count(r.stderr, "\n::error "); n != 10 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/catalogist/catalogist/builder"
 	"github.com/catalogist/catalogist/lint"
+	"github.com/catalogist/catalogist/manifest"
 	"github.com/catalogist/catalogist/progress"
 	"github.com/catalogist/catalogist/repoindex"
 	"github.com/catalogist/catalogist/secret"
@@ -88,6 +89,7 @@ func addBuildFlags(fl *pflag.FlagSet, opt *builder.Options, verbose *bool) {
 	fl.StringVar(&opt.ExtensionKey, "extension-key", "", `schema extension key (default "x-platform", or extensionKey in catalog.yaml)`)
 	addSchemaFlags(fl, &opt.Platform, &opt.SchemaRegistry)
 	fl.StringVar(&opt.CacheDir, "cache-dir", "", "cache of dependencies fetched from other repositories (default: the user cache directory)")
+	fl.Var((*kubeVersion)(&opt.KubeVersion), "kube-version", fmt.Sprintf("Kubernetes version lint renders the charts for and judges their manifests against (default %s)", manifest.Default))
 	fl.BoolVarP(verbose, "verbose", "v", false, "print how long each step took")
 	fl.StringVar(&opt.LintFormat, "format", "", "format of the lint report: text, json, github or sarif")
 }
@@ -191,3 +193,24 @@ func buildCatalog(ctx context.Context, stdout, stderr io.Writer, opt builder.Opt
 	}
 	return res, nil
 }
+
+// kubeVersion is a --kube-version flag.
+type kubeVersion manifest.Version
+
+func (v *kubeVersion) String() string {
+	if *v == (kubeVersion{}) {
+		return ""
+	}
+	return manifest.Version(*v).String()
+}
+
+func (v *kubeVersion) Set(s string) error {
+	p, err := manifest.ParseVersion(s)
+	if err != nil {
+		return err
+	}
+	*v = kubeVersion(p)
+	return nil
+}
+
+func (v *kubeVersion) Type() string { return "version" }

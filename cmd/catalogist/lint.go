@@ -19,6 +19,7 @@ import (
 	"github.com/catalogist/catalogist/catalog"
 	"github.com/catalogist/catalogist/launchcontext"
 	"github.com/catalogist/catalogist/lint"
+	"github.com/catalogist/catalogist/manifest"
 	"github.com/catalogist/catalogist/progress"
 	"github.com/catalogist/catalogist/region"
 	"github.com/catalogist/catalogist/schema"
@@ -26,12 +27,18 @@ import (
 )
 
 type lintFlags struct {
-	region, regionID, extKey, context, format string
-	platform                                  string
-	registries                                []string
-	strict, listRules                         bool
-	baseline                                  string
-	writeBaseline                             bool
+	regions                           []string
+	regionID, extKey, context, format string
+	platform                          string
+	// kubeVersion is the Kubernetes version charts are rendered for;
+	// baseURL the address the catalog is published at; cacheDir the
+	// dependency cache.
+	kubeVersion       manifest.Version
+	baseURL, cacheDir string
+	registries        []string
+	strict, listRules bool
+	baseline          string
+	writeBaseline     bool
 	// changedSince is a git ref: only the charts changed since it, and
 	// those depending on them, are linted.
 	changedSince string
@@ -50,7 +57,10 @@ func newLintCmd() *cobra.Command {
 		Long: `Lint checks every chart of a catalog for mistakes that would break or
 silently degrade the platform's configuration form: JSON Schema validity as
 Helm judges it, the vendor extension, sliders, hidden conditions, region and
-catalog bounds, and Chart.yaml.
+catalog bounds, and Chart.yaml. It renders every launchable chart as helm
+template does, with values.yaml alone, each ci/*-values.yaml and the values
+the platform sends in each region, and judges the manifests as the API
+server of the target Kubernetes version (--kube-version) would.
 
 PATH is a catalog directory (charts under charts/*/ or */), a chart
 directory, or a values.schema.json file; the default is the current directory.
@@ -70,12 +80,15 @@ Exit status: 0 without errors, 1 with errors (or warnings with --strict),
 					f.format = "github"
 				}
 			}
-			return runLint(cmd.OutOrStdout(), args, f)
+			return runLint(cmd.Context(), cmd.OutOrStdout(), args, f)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.region, "region", "", "region file (YAML or JSON, or the platform's regions.json) whose values and slider bounds are injected")
-	fl.StringVar(&f.regionID, "region-id", "", "region to pick from a regions.json with several regions")
+	fl.StringArrayVar(&f.regions, "region", nil, "region file (YAML or JSON, or the platform's regions.json) whose values and slider bounds are injected; repeat it, or name a regions.json with several regions, to check each region")
+	fl.StringVar(&f.regionID, "region-id", "", "the one region to pick from a regions.json with several regions (default: each)")
+	fl.Var((*kubeVersion)(&f.kubeVersion), "kube-version", fmt.Sprintf("Kubernetes version the charts are rendered for and their manifests judged against (default %s)", manifest.Default))
+	fl.StringVar(&f.baseURL, "base-url", "", "address the catalog is published at (default: baseURL in catalog.yaml); a dependency on it is rendered from the catalog's sources")
+	fl.StringVar(&f.cacheDir, "cache-dir", "", "dependency cache the charts are rendered with, which catalogist build fills (default: catalogist/charts in the user cache directory)")
 	fl.StringVar(&f.extKey, "extension-key", "", `schema extension key (default "x-platform", or extensionKey in catalog.yaml; the reference platform uses x-onyxia)`)
 	fl.StringVar(&f.context, "context", "", "YAML or JSON file whose keys are extra context paths overwriteDefaultWith may name (a deployment's additions, such as ai.*)")
 	addSchemaFlags(fl, &f.platform, &f.registries)
@@ -90,7 +103,7 @@ Exit status: 0 without errors, 1 with errors (or warnings with --strict),
 	return cmd
 }
 
-func runLint(stdout io.Writer, args []string, f lintFlags) error {
+func runLint(ctx context.Context, stdout io.Writer, args []string, f lintFlags) error {
 	begin := time.Now()
 	if f.listRules {
 		return listRules(stdout)
@@ -118,29 +131,33 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 			return usageError(err)
 		}
 		regions := named.Regions
-		if f.region != "" {
-			regions = slices.DeleteFunc(slices.Clone(regions), func(r string) bool { return catalog.SameFile(r, f.region) })
+		if len(f.regions) > 0 {
+			regions = slices.DeleteFunc(slices.Clone(regions), func(r string) bool {
+				return slices.ContainsFunc(f.regions, func(g string) bool { return catalog.SameFile(r, g) })
+			})
 			if len(regions) > 0 {
-				return usageError(fmt.Errorf("%s is a region file, and --region names %s: lint checks against one region at a time; name the region file with --region, or drop --region", regions[0], f.region))
+				return usageError(fmt.Errorf("%s is a region file, and --region names %s: a region file a hook names stands for the catalogs it belongs to; name the region file with --region, or drop --region", regions[0], strings.Join(f.regions, ", ")))
 			}
 		}
+		// Each region file stands for its own catalogs: one pass each.
 		if len(regions) > 1 {
-			return lintEachRegion(stdout, args, regions, f)
+			return lintEachRegion(ctx, stdout, args, regions, f)
 		}
 		if len(regions) == 1 {
-			f.region = regions[0]
+			f.regions = regions
 		}
 	}
-	if f.regionID != "" && f.region == "" {
-		return usageError(fmt.Errorf("--region-id needs --region"))
+	if f.regionID != "" && len(f.regions) != 1 {
+		return usageError(fmt.Errorf("--region-id needs --region, naming one region file"))
 	}
-	if f.region != "" {
-		r, err := region.Load(f.region, f.regionID)
+	for _, file := range f.regions {
+		rs, err := region.LoadAll(file, f.regionID)
 		if err != nil {
 			return usageError(err)
 		}
-		opt.Region = r
+		opt.Regions = append(opt.Regions, rs...)
 	}
+	opt.KubeVersion, opt.BaseURL, opt.CacheDir = f.kubeVersion, strings.TrimRight(f.baseURL, "/"), f.cacheDir
 	if f.context != "" {
 		d, err := launchcontext.ReadFile(f.context)
 		if err != nil {
@@ -175,7 +192,7 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 			return usageError(fmt.Errorf("--write-baseline records the findings of every chart: run it without --changed-since"))
 		}
 		var selected map[string]bool
-		if cats, selected, err = selectChanged(context.Background(), stdout, cats, f, &opt); err != nil {
+		if cats, selected, err = selectChanged(ctx, stdout, cats, f, &opt); err != nil {
 			return usageError(err)
 		}
 		if base != nil {
@@ -183,7 +200,7 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 		}
 	}
 	if f.published != "" && len(cats) > 0 {
-		if err := addPublished(context.Background(), cats, f, &opt); err != nil {
+		if err := addPublished(ctx, cats, f, &opt); err != nil {
 			return usageError(err)
 		}
 	}
@@ -194,7 +211,7 @@ func runLint(stdout io.Writer, args []string, f lintFlags) error {
 	opt.Progress = func(d lint.ChartDone) {
 		steps.Done("lint", d.Of, d.Chart, d.Took, findingCounts(d.Errors, d.Warnings))
 	}
-	res, err := lint.Run(cats, opt)
+	res, err := lint.RunContext(ctx, cats, opt)
 	steps.Finish()
 	if err != nil {
 		return usageError(err)
@@ -262,12 +279,12 @@ func discoverPaths(args []string, verb string) ([]*catalog.Catalog, error) {
 	return cats, nil
 }
 
-// lintEachRegion lints once for each region file named, with the other
-// files named: a lint reads every chart with one region. The reports
-// follow one another, so a format that is one document is refused.
-func lintEachRegion(stdout io.Writer, args, regions []string, f lintFlags) error {
+// lintEachRegion lints once for each region file a hook names, with the
+// other files named: each stands for the catalogs it belongs to. The
+// reports follow one another, so a format that is one document is refused.
+func lintEachRegion(ctx context.Context, stdout io.Writer, args, regions []string, f lintFlags) error {
 	if f.format == "json" || f.format == "sarif" || f.sarif != "" || f.writeBaseline {
-		return usageError(fmt.Errorf("%s are region files, and lint checks against one region at a time: with --format json or sarif, --sarif or --write-baseline, name one of them at a time", strings.Join(regions, " and ")))
+		return usageError(fmt.Errorf("%s are region files, each linted with the catalogs it belongs to: with --format json or sarif, --sarif or --write-baseline, name one of them at a time, or name each with --region to check every chart against each", strings.Join(regions, " and ")))
 	}
 	var failed error
 	for _, r := range regions {
@@ -275,7 +292,7 @@ func lintEachRegion(stdout io.Writer, args, regions []string, f lintFlags) error
 			return a != r && slices.Contains(regions, a)
 		})
 		fmt.Fprintf(stdout, "with region %s:\n", r)
-		err := runLint(stdout, pass, f)
+		err := runLint(ctx, stdout, pass, f)
 		var ee *exitError
 		if err != nil && (!errors.As(err, &ee) || ee.code != 1) {
 			return err

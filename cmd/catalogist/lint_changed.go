@@ -23,7 +23,7 @@ import (
 func selectChanged(ctx context.Context, stdout io.Writer, cats []*catalog.Catalog, f lintFlags, opt *lint.Options) ([]*catalog.Catalog, map[string]bool, error) {
 	// Every chart is read with these.
 	var shared []string
-	for _, p := range append([]string{f.region, f.context}, f.registries...) {
+	for _, p := range slices.Concat(f.regions, []string{f.context}, f.registries) {
 		if p != "" {
 			shared = append(shared, p)
 		}
@@ -36,7 +36,7 @@ func selectChanged(ctx context.Context, stdout io.Writer, cats []*catalog.Catalo
 		if err != nil {
 			return nil, nil, fmt.Errorf("--changed-since: %w", err)
 		}
-		regionChanged = regionChanged || (f.region != "" && listsFile(files, f.region))
+		regionChanged = regionChanged || slices.ContainsFunc(f.regions, func(r string) bool { return listsFile(files, r) })
 		touched, err := cat.Touched(files, shared)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--changed-since: %w", err)
@@ -58,7 +58,7 @@ func selectChanged(ctx context.Context, stdout io.Writer, cats []*catalog.Catalo
 		}
 	}
 	opt.Changed = changed
-	if opt.Region != nil && !regionChanged {
+	if len(opt.Regions) > 0 && !regionChanged {
 		// The region file's own findings are not the change's.
 		opt.Rules = nil
 		for _, r := range lint.All {

@@ -50,6 +50,9 @@ func filesRepo(t *testing.T) {
 			tree[k] = v
 		}
 	}
+	// The subchart is vendored, as helm dependency build leaves it: listed
+	// in its parent's dependencies.
+	tree["ide/charts/jupyter/Chart.yaml"] += "dependencies:\n  - {name: sub, version: 1.0.0, repository: \"file://charts/sub\"}\n"
 	filetree.Write(t, top, tree)
 	t.Chdir(top)
 	t.Setenv("GITHUB_ACTIONS", "")
@@ -71,7 +74,7 @@ func lintJSON(t *testing.T, f lintFlags, args ...string) filesRun {
 	t.Helper()
 	f.format = "json"
 	var out bytes.Buffer
-	err := runLint(&out, args, f)
+	err := runLint(t.Context(), &out, args, f)
 	var r filesRun
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -129,7 +132,7 @@ func TestLintFiles(t *testing.T) {
 		{"a region file with a chart lints its catalogs whole", lintFlags{}, []string{"ide/charts/jupyter/values.yaml", "region.yaml"}, 3, 1,
 			[]string{"option-type ide/charts/rstudio/values.schema.json:3", "region-file region.yaml:1"}},
 		{"a region file in a catalog", lintFlags{}, []string{"db/region-eu.yaml"}, 1, 0, nil},
-		{"the region file --region names", lintFlags{region: "region.yaml"}, []string{"./region.yaml", "db/charts/pg/Chart.yaml"}, 3, 1,
+		{"the region file --region names", lintFlags{regions: []string{"region.yaml"}}, []string{"./region.yaml", "db/charts/pg/Chart.yaml"}, 3, 1,
 			[]string{"option-type ide/charts/rstudio/values.schema.json:3", "region-file region.yaml:1"}},
 		{"a deleted file of a chart", lintFlags{}, []string{"ide/charts/jupyter/templates/gone.yaml"}, 1, 0, nil},
 		{"a deleted chart", lintFlags{}, []string{"ide/charts/gone/values.yaml"}, 0, 0, nil},
@@ -158,7 +161,7 @@ func TestLintFiles(t *testing.T) {
 	}{
 		{"a file of nothing", lintFlags{}, []string{"notes.txt"}, "notes.txt is not a catalog, a chart directory or a values.schema.json, nor a file of one"},
 		{"a deleted file of nothing", lintFlags{}, []string{"gone/values.yaml"}, "reading gone/values.yaml: "},
-		{"another region than --region's", lintFlags{region: "region.yaml"}, []string{"db/region-eu.yaml"}, "db/region-eu.yaml is a region file, and --region names region.yaml"},
+		{"another region than --region's", lintFlags{regions: []string{"region.yaml"}}, []string{"db/region-eu.yaml"}, "db/region-eu.yaml is a region file, and --region names region.yaml"},
 		{"two regions in one document", lintFlags{}, []string{"region.yaml", "db/region-eu.yaml"}, "region.yaml and db/region-eu.yaml are region files"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -186,7 +189,7 @@ func TestLintFiles(t *testing.T) {
 
 	t.Run("one pass per region file", func(t *testing.T) {
 		var out bytes.Buffer
-		err := runLint(&out, []string{"region.yaml", "db/region-eu.yaml"}, lintFlags{format: "text"})
+		err := runLint(t.Context(), &out, []string{"region.yaml", "db/region-eu.yaml"}, lintFlags{format: "text"})
 		var ee *exitError
 		if !errors.As(err, &ee) || ee.code != 1 {
 			t.Fatalf("exit %v, want 1 (the flawed chart)\n%s", err, out.String())

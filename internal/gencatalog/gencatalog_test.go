@@ -161,8 +161,8 @@ sliders:
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []*region.Region{nil, reg} {
-		res, err := lint.Run([]*catalog.Catalog{cat}, lint.Options{Region: r})
+	for _, rs := range [][]*region.Region{nil, {reg}} {
+		res, err := lint.Run([]*catalog.Catalog{cat}, lint.Options{Regions: rs})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,1 @@
+{{- define "good.name" -}}{{ .Release.Name }}-good{{- end }}

@@ -1,0 +1,3 @@
+{{- define "lib.labels" -}}
+app: {{ .Chart.Name }}
+{{- end }}

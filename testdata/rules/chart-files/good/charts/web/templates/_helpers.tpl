@@ -1,0 +1,1 @@
+{{- define "web.name" -}}{{ .Release.Name }}-web{{- end }}

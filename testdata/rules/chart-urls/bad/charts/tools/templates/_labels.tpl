@@ -1,0 +1,3 @@
+{{- define "tools.labels" -}}
+app: {{ .Chart.Name }}
+{{- end }}

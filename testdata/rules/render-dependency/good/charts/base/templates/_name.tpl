@@ -1,0 +1,1 @@
+{{- define "base.name" -}}{{ .Release.Name }}{{- end }}
