@@ -213,11 +213,12 @@ func (p *Pass) launched() *launched {
 	return p.launch.get()
 }
 
+// kube is the Kubernetes version the run targets.
 func (p *Pass) kube() manifest.Version {
-	if p.launch == nil || p.launch.in.kube == (manifest.Version{}) {
+	if p.run == nil {
 		return manifest.Default
 	}
-	return p.launch.in.kube
+	return p.run.kube
 }
 
 // reportProblems reports the documents' problems of one check.
@@ -296,20 +297,40 @@ func keyPos(lines []string, fieldPath string) srcpos.Pos {
 	if m[2] != "" && !isIndex(m[2]) {
 		key = m[2]
 	}
-	re := regexp.MustCompile(`^(\s*(?:-\s+)?)["']?` + regexp.QuoteMeta(key) + `["']?\s*:`)
 	found := srcpos.Pos{}
 	for i, l := range lines {
-		if m := re.FindStringSubmatchIndex(l); m != nil {
-			if found.Line != 0 {
-				return srcpos.Pos{Line: 1, Col: 1}
-			}
-			found = srcpos.Pos{Line: i + 1, Col: m[3] + 1}
+		col, ok := keyAt(l, key)
+		if !ok {
+			continue
 		}
+		if found.Line != 0 {
+			return srcpos.Pos{Line: 1, Col: 1}
+		}
+		found = srcpos.Pos{Line: i + 1, Col: col}
 	}
 	if found.Line == 0 {
 		return srcpos.Pos{Line: 1, Col: 1}
 	}
 	return found
+}
+
+// keyAt reports whether a line of YAML writes key (after its indentation
+// and a list's "- ", quoted or not), and the column it starts at.
+func keyAt(line, key string) (int, bool) {
+	rest := strings.TrimLeft(line, " \t")
+	if r, ok := strings.CutPrefix(rest, "- "); ok {
+		rest = strings.TrimLeft(r, " \t")
+	}
+	col := len(line) - len(rest) + 1
+	quote := ""
+	if strings.HasPrefix(rest, `"`) || strings.HasPrefix(rest, "'") {
+		quote, rest = rest[:1], rest[1:]
+	}
+	rest, ok := strings.CutPrefix(rest, key+quote)
+	if !ok || key == "" {
+		return 0, false
+	}
+	return col, strings.HasPrefix(strings.TrimLeft(rest, " \t"), ":")
 }
 
 func isIndex(s string) bool {
