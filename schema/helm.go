@@ -46,17 +46,10 @@ func newHelmCompiler() *jsonschema.Compiler {
 
 // HelmCompiler compiles chart schemas exactly as Helm compiles them before
 // `helm install` validates values, so that verdicts match Helm's. It is not
-// safe for concurrent use; reusing one across charts compiles the draft
-// metaschemas once for several charts instead of once per chart. The zero
-// value is ready.
+// safe for concurrent use. The zero value is ready.
 type HelmCompiler struct {
-	c   *jsonschema.Compiler
 	seq int
 }
-
-// compilerCharts is how many charts a compiler compiles before a new one
-// takes over.
-const compilerCharts = 8
 
 // HelmSchema is one chart schema compiled by a HelmCompiler.
 type HelmSchema struct {
@@ -69,9 +62,8 @@ type HelmSchema struct {
 	Err  error
 }
 
-// helmURL is the address of a chart's schema: one per compilation, since a
-// compiler keeps every resource it was given. Helm's own is
-// file:///values.schema.json, which a relative $ref is read beside.
+// helmURL is the address of a chart's schema, one per compilation. Helm's
+// own is file:///values.schema.json, which a relative $ref is read beside.
 const helmURL = "file:///chart-%d/values.schema.json"
 
 var (
@@ -83,26 +75,23 @@ var (
 // jsonschema.UnmarshalJSON or doc.Node.Value give).
 func (w *HelmCompiler) Compile(schemaDoc any) (h *HelmSchema) {
 	// A compiler keeps every schema it compiled, and there is no
-	// forgetting one: a new compiler every few charts keeps a lint's
-	// memory flat however many charts it reads.
-	if w.c == nil || w.seq%compilerCharts == 0 {
-		w.c = newHelmCompiler()
-	}
+	// forgetting one: a compiler per chart keeps a lint's memory flat
+	// however many charts it reads. It costs little, as the draft
+	// metaschemas are the package's, and measured faster than one compiler
+	// for eight charts, whose compiled schemas the collector kept scanning.
 	w.seq++
-	h = &HelmSchema{compiler: w.c, URL: fmt.Sprintf(helmURL, w.seq)}
+	h = &HelmSchema{compiler: newHelmCompiler(), URL: fmt.Sprintf(helmURL, w.seq)}
 	defer func() {
-		// Helm guards the validator against panics the same way; a compiler
-		// that panicked is not reused.
+		// Helm guards the validator against panics the same way.
 		if r := recover(); r != nil {
 			h.Root, h.Err = nil, fmt.Errorf("the validator failed on this schema: %v", r)
-			w.c = nil
 		}
 	}()
-	if err := w.c.AddResource(h.URL, schemaDoc); err != nil {
+	if err := h.compiler.AddResource(h.URL, schemaDoc); err != nil {
 		h.Err = err
 		return h
 	}
-	h.Root, h.Err = w.c.Compile(h.URL)
+	h.Root, h.Err = h.compiler.Compile(h.URL)
 	return h
 }
 
