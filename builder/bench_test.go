@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/internal/gencatalog"
+	"github.com/catalogist/catalogist/internal/testkit/gencatalog"
 )
 
 // generated writes a catalog of n charts whose files are an hour old.

@@ -12,10 +12,10 @@ import (
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/internal/repotest"
-	"github.com/catalogist/catalogist/internal/tooltest"
-	"github.com/catalogist/catalogist/repoindex"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/output/repoindex"
+	"github.com/catalogist/catalogist/internal/testkit/repotest"
+	"github.com/catalogist/catalogist/internal/testkit/tooltest"
 )
 
 // example copies a bundled catalog into a temporary directory.

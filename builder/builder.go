@@ -21,13 +21,13 @@ import (
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/chartrepo"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
+	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/model/manifest"
+	"github.com/catalogist/catalogist/internal/model/schema"
+	"github.com/catalogist/catalogist/internal/output/repoindex"
 	"github.com/catalogist/catalogist/lint"
-	"github.com/catalogist/catalogist/manifest"
-	"github.com/catalogist/catalogist/region"
-	"github.com/catalogist/catalogist/repoindex"
-	"github.com/catalogist/catalogist/schema"
 )
 
 // Options configure a build.

@@ -16,7 +16,7 @@ import (
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/repoindex"
+	"github.com/catalogist/catalogist/internal/output/repoindex"
 )
 
 var (

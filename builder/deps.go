@@ -11,9 +11,9 @@ import (
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
-	"github.com/catalogist/catalogist/chartload"
-	"github.com/catalogist/catalogist/chartrepo"
-	"github.com/catalogist/catalogist/repoindex"
+	"github.com/catalogist/catalogist/internal/input/chartload"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
+	"github.com/catalogist/catalogist/internal/output/repoindex"
 )
 
 // remoteDependency returns a dependency from another repository, fetched

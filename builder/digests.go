@@ -11,9 +11,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/chartrepo"
-	"github.com/catalogist/catalogist/repoindex"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
+	"github.com/catalogist/catalogist/internal/output/repoindex"
 )
 
 // Packages are reproducible: the same sources make the same bytes (see

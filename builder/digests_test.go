@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/internal/repotest"
+	"github.com/catalogist/catalogist/internal/testkit/repotest"
 )
 
 // digestCatalog is a catalog where app takes base from the sources.

@@ -15,10 +15,10 @@ import (
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"sigs.k8s.io/yaml"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/chartrepo"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
 	"github.com/catalogist/catalogist/lint"
-	"github.com/catalogist/catalogist/srcpos"
 )
 
 // formatVersion changes whenever packaging changes the bytes it produces,

@@ -8,7 +8,7 @@ import (
 
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 
-	"github.com/catalogist/catalogist/chartrepo"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
 )
 
 // FuzzLoadChartfile reads arbitrary Chart.yaml files as discovery does: no

@@ -4,7 +4,7 @@ import (
 	"context"
 	"path"
 
-	"github.com/catalogist/catalogist/editorschema"
+	"github.com/catalogist/catalogist/internal/output/editorschema"
 )
 
 // writeEditorSchemas publishes, beside the pages, the JSON Schemas that let

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/editorschema"
-	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/internal/model/schema"
+	"github.com/catalogist/catalogist/internal/output/editorschema"
 )
 
 // A build publishes the editor schemas at their paths, for the catalog's

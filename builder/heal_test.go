@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/internal/gencatalog"
+	"github.com/catalogist/catalogist/internal/testkit/gencatalog"
 )
 
 // sharedIconCatalog generates a catalog of n charts whose icons are n files

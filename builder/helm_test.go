@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/internal/repotest"
-	"github.com/catalogist/catalogist/internal/tooltest"
+	"github.com/catalogist/catalogist/internal/testkit/repotest"
+	"github.com/catalogist/catalogist/internal/testkit/tooltest"
 )
 
 // TestExamplesServedToHelm builds every bundled catalog, serves the outputs

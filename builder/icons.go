@@ -3,7 +3,7 @@ package builder
 import (
 	"sync"
 
-	"github.com/catalogist/catalogist/site"
+	"github.com/catalogist/catalogist/internal/output/site"
 )
 
 // iconState is what the last build made of an icon file: its copy's name

@@ -9,10 +9,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/model/manifest"
 	"github.com/catalogist/catalogist/lint"
-	"github.com/catalogist/catalogist/manifest"
-	"github.com/catalogist/catalogist/region"
 )
 
 // ErrLint is returned when the catalog has lint errors; the report has been

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/chartrepo"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
 )
 
 // hanging serves requests that never get an answer; the returned channel

@@ -14,8 +14,8 @@ import (
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 
-	"github.com/catalogist/catalogist/chartload"
-	"github.com/catalogist/catalogist/chartrepo"
+	"github.com/catalogist/catalogist/internal/input/chartload"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
 )
 
 // packageCharts makes <name>-<version>.tgz for every chart in the staging

@@ -12,7 +12,7 @@ import (
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/chartrepo"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
 )
 
 // releaseURLs is a PackageURL that names GitHub release assets, and the

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/progress"
+	"github.com/catalogist/catalogist/internal/base/progress"
 )
 
 // events gathers what a build tells Options.Progress, and shows it as the

@@ -11,10 +11,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/chartrepo"
-	"github.com/catalogist/catalogist/secret"
-	"github.com/catalogist/catalogist/site"
+	"github.com/catalogist/catalogist/internal/base/secret"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
+	"github.com/catalogist/catalogist/internal/output/site"
 )
 
 // maxRemoteIcon bounds what an https icon may weigh: icons are shown at

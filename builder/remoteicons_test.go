@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/chartrepo"
-	"github.com/catalogist/catalogist/secret"
+	"github.com/catalogist/catalogist/internal/base/secret"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
 )
 
 // iconHost serves icons over TLS on loopback and counts what it is asked.

@@ -18,14 +18,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/catalogist/catalogist/changelog"
+	"github.com/catalogist/catalogist/internal/output/changelog"
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 
-	"github.com/catalogist/catalogist/analysis"
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/site"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/model/analysis"
+	"github.com/catalogist/catalogist/internal/model/schema"
+	"github.com/catalogist/catalogist/internal/output/site"
 	"github.com/catalogist/catalogist/templates"
 )
 

@@ -15,7 +15,7 @@ import (
 	json "github.com/go-json-experiment/json/v1"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 
-	"github.com/catalogist/catalogist/chartrepo"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
 	"github.com/catalogist/catalogist/lint"
 )
 

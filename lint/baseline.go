@@ -12,8 +12,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/catalogist/catalogist/atomicfile"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/base/atomicfile"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
 )
 
 // BaselineVersion is the version of the baseline file format WriteBaseline

@@ -4,10 +4,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/internal/gencatalog"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/testkit/gencatalog"
 	"github.com/catalogist/catalogist/lint"
-	"github.com/catalogist/catalogist/region"
 )
 
 func benchLint(b *testing.B, dirs []string, reg *region.Region) {

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/srcpos"
-	"github.com/catalogist/catalogist/suggest"
+	"github.com/catalogist/catalogist/internal/base/suggest"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
 )
 
 // filter is a catalog's lint settings, checked against the rules: what it

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/lint"
 )
 

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/catalogist/catalogist/launchcontext"
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/srcpos"
-	"github.com/catalogist/catalogist/suggest"
+	"github.com/catalogist/catalogist/internal/base/suggest"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/launchcontext"
+	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // A fact is what several rules need to know of one chart, worked out once

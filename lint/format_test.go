@@ -12,8 +12,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/catalogist/catalogist/internal/publish/workflow/workflowtest"
 	"github.com/catalogist/catalogist/lint"
-	"github.com/catalogist/catalogist/workflow/workflowtest"
 )
 
 // A finding repeated across charts is printed once in text, with the other

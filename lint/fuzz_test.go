@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // FuzzBaseline reads arbitrary baseline files: no panic, and what it reads

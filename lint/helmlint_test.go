@@ -12,8 +12,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/internal/tooltest"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/testkit/tooltest"
 	"github.com/catalogist/catalogist/lint"
 )
 

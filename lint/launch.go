@@ -16,14 +16,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
 
-	"github.com/catalogist/catalogist/analysis"
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/chartload"
-	"github.com/catalogist/catalogist/manifest"
-	"github.com/catalogist/catalogist/region"
-	"github.com/catalogist/catalogist/render"
-	cschema "github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/chartload"
+	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/analysis"
+	"github.com/catalogist/catalogist/internal/model/manifest"
+	"github.com/catalogist/catalogist/internal/model/render"
+	cschema "github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // A chart launches when Helm renders its templates with the values it is

@@ -12,10 +12,10 @@ import (
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 
-	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
 	"github.com/catalogist/catalogist/lint"
-	"github.com/catalogist/catalogist/region"
-	"github.com/catalogist/catalogist/srcpos"
 )
 
 // notebookSchema pre-fills the memory limit from the region, with the

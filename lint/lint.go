@@ -16,14 +16,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/catalogist/catalogist/analysis"
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/chartload"
-	"github.com/catalogist/catalogist/launchcontext"
-	"github.com/catalogist/catalogist/manifest"
-	"github.com/catalogist/catalogist/region"
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/chartload"
+	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/analysis"
+	"github.com/catalogist/catalogist/internal/model/launchcontext"
+	"github.com/catalogist/catalogist/internal/model/manifest"
+	"github.com/catalogist/catalogist/internal/model/schema"
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 )
 

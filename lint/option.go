@@ -1,8 +1,8 @@
 package lint
 
 import (
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // optionAt returns the slash path of the option a node of the schema file

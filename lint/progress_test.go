@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/lint"
 )
 

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/model/schema"
 	"github.com/catalogist/catalogist/lint"
-	"github.com/catalogist/catalogist/schema"
 )
 
 // A defect of a registry schema is reported once, against the registry

@@ -11,8 +11,8 @@ import (
 
 	"github.com/Masterminds/semver/v3"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
 )
 
 // chartDoc parses the chart's Chart.yaml, reporting a parse error under the

@@ -16,8 +16,8 @@ import (
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	"sigs.k8s.io/yaml"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
 )
 
 // helm lint reads Chart.yaml through sigs.k8s.io/yaml, not as the rules

@@ -3,7 +3,7 @@ package lint
 import (
 	"fmt"
 
-	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/internal/input/catalog"
 )
 
 // containRules keep files outside the catalog out of what is built.

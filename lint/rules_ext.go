@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/srcpos"
-	"github.com/catalogist/catalogist/suggest"
+	"github.com/catalogist/catalogist/internal/base/suggest"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // extRules check the extension's fields.

@@ -20,8 +20,8 @@ import (
 	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
 )
 
 // RuleChartFiles checks the chart's files as helm lint does: what sits in

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // formRules check that the platform's form opens and offers choices.

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/srcpos"
-	"github.com/catalogist/catalogist/suggest"
+	"github.com/catalogist/catalogist/internal/base/suggest"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // hiddenRules check hidden conditions.

@@ -10,10 +10,10 @@ import (
 	"github.com/Masterminds/semver/v3"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 
-	"github.com/catalogist/catalogist/chartload"
-	"github.com/catalogist/catalogist/manifest"
-	"github.com/catalogist/catalogist/render"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/input/chartload"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/manifest"
+	"github.com/catalogist/catalogist/internal/model/render"
 )
 
 // launchRules say whether a chart launches: whether Helm renders its

@@ -1,8 +1,8 @@
 package lint
 
 import (
-	"github.com/catalogist/catalogist/chartrepo"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
 )
 
 // A published version is what users have installed: its package never

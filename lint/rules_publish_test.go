@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/lint"
 )
 

@@ -6,11 +6,11 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
-	"github.com/catalogist/catalogist/region"
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/slider"
-	"github.com/catalogist/catalogist/srcpos"
-	"github.com/catalogist/catalogist/suggest"
+	"github.com/catalogist/catalogist/internal/base/slider"
+	"github.com/catalogist/catalogist/internal/base/suggest"
+	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // regionRules check the region file and what it injects.

@@ -8,8 +8,8 @@ import (
 	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/common/util"
 
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // schemaRules check the schema as JSON Schema and as the form reads its

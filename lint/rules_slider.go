@@ -3,9 +3,9 @@ package lint
 import (
 	"fmt"
 
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/slider"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/base/slider"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // sliderRules check sliders and range sliders.

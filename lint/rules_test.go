@@ -34,10 +34,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/catalog"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/model/manifest"
 	"github.com/catalogist/catalogist/lint"
-	"github.com/catalogist/catalogist/manifest"
-	"github.com/catalogist/catalogist/region"
 )
 
 const rulesDir = "../testdata/rules"

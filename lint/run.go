@@ -5,12 +5,12 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/chartload"
-	"github.com/catalogist/catalogist/launchcontext"
-	"github.com/catalogist/catalogist/manifest"
-	"github.com/catalogist/catalogist/region"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/chartload"
+	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/launchcontext"
+	"github.com/catalogist/catalogist/internal/model/manifest"
 )
 
 // runState is what one run's charts share: the regions, the context the

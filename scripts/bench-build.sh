@@ -110,7 +110,7 @@ for ((i = 1; i <= runs; i++)); do
 	log "catalogist build of one chart merged into $entries versions $i/$runs: $(ms $((end - start))) ms"
 done
 merge_us=$(median "${merge[@]}")
-go test -run '^$' -bench 'BenchmarkMerge15000$' -benchtime 5x ./repoindex/ | tee "$work/gobench.txt" >&2
+go test -run '^$' -bench 'BenchmarkMerge15000$' -benchtime 5x ./internal/output/repoindex/ | tee "$work/gobench.txt" >&2
 go_merge_ns=$(awk '/^BenchmarkMerge15000/ { print $3 }' "$work/gobench.txt")
 
 hmerge=()

@@ -32,7 +32,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/$bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
 log "go test -bench (-benchtime $benchtime); generating the index takes a while"
-go test -run '^$' -bench '^Benchmark(ChartVersions|HelmLoadIndex)(JSON)?15000$' -benchmem -benchtime "$benchtime" ./repoindex/ |
+go test -run '^$' -bench '^Benchmark(ChartVersions|HelmLoadIndex)(JSON)?15000$' -benchmem -benchtime "$benchtime" ./internal/output/repoindex/ |
 	tee "$work/bench.txt" >&2
 
 # field NAME UNIT prints the value before UNIT on the line of benchmark

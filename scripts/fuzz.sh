@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh                          # or: make fuzz
 #   FUZZTIME=300000x scripts/fuzz.sh         # a longer campaign
-#   scripts/fuzz.sh ./migrate                # the targets of some packages
+#   scripts/fuzz.sh ./internal/target/migrate   # the targets of some packages
 #
 # Targets are found by their declarations in the test files, so new ones are
 # picked up without editing anything (`go test -list` would build every test

@@ -12,9 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catalogist/catalogist/builder"
+	"github.com/catalogist/catalogist/internal/model/schema"
+	"github.com/catalogist/catalogist/internal/publish/workflow"
 	"github.com/catalogist/catalogist/lint"
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/workflow"
 )
 
 func newActionCmd() *cobra.Command {

@@ -16,8 +16,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/catalogist/catalogist/internal/publish/workflow/workflowtest"
 	"github.com/catalogist/catalogist/lint"
-	"github.com/catalogist/catalogist/workflow/workflowtest"
 )
 
 // ghStep is a step of a composite action or of a workflow job.

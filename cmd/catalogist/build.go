@@ -13,12 +13,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/catalogist/catalogist/builder"
+	"github.com/catalogist/catalogist/internal/base/progress"
+	"github.com/catalogist/catalogist/internal/base/secret"
+	"github.com/catalogist/catalogist/internal/model/manifest"
+	"github.com/catalogist/catalogist/internal/output/repoindex"
+	"github.com/catalogist/catalogist/internal/publish/workflow"
 	"github.com/catalogist/catalogist/lint"
-	"github.com/catalogist/catalogist/manifest"
-	"github.com/catalogist/catalogist/progress"
-	"github.com/catalogist/catalogist/repoindex"
-	"github.com/catalogist/catalogist/secret"
-	"github.com/catalogist/catalogist/workflow"
 )
 
 func newBuildCmd() *cobra.Command {

@@ -20,8 +20,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/catalogist/catalogist/internal/gencatalog"
-	"github.com/catalogist/catalogist/repoindex"
+	"github.com/catalogist/catalogist/internal/output/repoindex"
+	"github.com/catalogist/catalogist/internal/testkit/gencatalog"
 )
 
 // checkComplete fails unless out is a whole output of charts charts: every

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/chartdocs"
-	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/model/schema"
+	"github.com/catalogist/catalogist/internal/output/chartdocs"
 )
 
 type docsFlags struct {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/catalogist/catalogist/chartdocs"
+	"github.com/catalogist/catalogist/internal/output/chartdocs"
 )
 
 // docsRun runs catalogist docs in this process, as main would: its

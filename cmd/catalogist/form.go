@@ -15,13 +15,13 @@ import (
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"sigs.k8s.io/yaml"
 
-	"github.com/catalogist/catalogist/analysis"
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/formview"
-	"github.com/catalogist/catalogist/launchcontext"
-	"github.com/catalogist/catalogist/region"
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/srcpos"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/analysis"
+	"github.com/catalogist/catalogist/internal/model/formview"
+	"github.com/catalogist/catalogist/internal/model/launchcontext"
+	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 type formFlags struct {

@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 	"gopkg.in/yaml.v3"
 
-	"github.com/catalogist/catalogist/internal/browsertest"
+	"github.com/catalogist/catalogist/internal/testkit/browsertest"
 )
 
 // TestFormPage opens a chart page of a built example catalog in Chromium and

@@ -17,13 +17,13 @@ import (
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 
-	"github.com/catalogist/catalogist/catalogsfile"
-	"github.com/catalogist/catalogist/chartrepo"
-	"github.com/catalogist/catalogist/launcher"
-	"github.com/catalogist/catalogist/progress"
-	"github.com/catalogist/catalogist/region"
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/secret"
+	"github.com/catalogist/catalogist/internal/base/progress"
+	"github.com/catalogist/catalogist/internal/base/secret"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
+	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/model/schema"
+	"github.com/catalogist/catalogist/internal/target/catalogsfile"
+	"github.com/catalogist/catalogist/internal/target/launcher"
 )
 
 // clusterFlags are the flags every command that talks to a cluster has.

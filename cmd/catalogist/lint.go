@@ -15,15 +15,15 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/catalogist/catalogist/atomicfile"
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/launchcontext"
+	"github.com/catalogist/catalogist/internal/base/atomicfile"
+	"github.com/catalogist/catalogist/internal/base/progress"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/model/launchcontext"
+	"github.com/catalogist/catalogist/internal/model/manifest"
+	"github.com/catalogist/catalogist/internal/model/schema"
+	"github.com/catalogist/catalogist/internal/publish/workflow"
 	"github.com/catalogist/catalogist/lint"
-	"github.com/catalogist/catalogist/manifest"
-	"github.com/catalogist/catalogist/progress"
-	"github.com/catalogist/catalogist/region"
-	"github.com/catalogist/catalogist/schema"
-	"github.com/catalogist/catalogist/workflow"
 )
 
 type lintFlags struct {

@@ -10,9 +10,9 @@ import (
 	"slices"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/chartrepo"
-	"github.com/catalogist/catalogist/gitchange"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
+	"github.com/catalogist/catalogist/internal/input/gitchange"
 	"github.com/catalogist/catalogist/lint"
 )
 

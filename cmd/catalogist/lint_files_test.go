@@ -13,8 +13,8 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/internal/filetree"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 )
 
 // filesRepo writes a repository as a commit hook sees it: a region file

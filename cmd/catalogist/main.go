@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/catalogist/catalogist/secret"
+	"github.com/catalogist/catalogist/internal/base/secret"
 )
 
 // exitError carries a process exit code through cobra.

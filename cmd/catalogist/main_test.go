@@ -18,7 +18,7 @@ import (
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/catalogist/catalogist/internal/repotest"
+	"github.com/catalogist/catalogist/internal/testkit/repotest"
 )
 
 // The CLI is tested as users run it: the real binary, its output and its
@@ -318,68 +318,6 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestCorpus lints a public catalog of the reference platform that this
-// project did not write: no crash, and the known true findings are there.
-func TestCorpus(t *testing.T) {
-	dir := "../../../shared/corpus/interactive-services/charts"
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("the public corpus is expected beside the repository: %v", err)
-	}
-	r := catalogist(t, nil, "lint", "--format", "json", "--extension-key", "x-onyxia", dir)
-	if r.code != 1 {
-		t.Fatalf("exit %d, want 1 (the corpus has true errors)\n%s", r.code, r.stderr)
-	}
-	var out struct {
-		Findings []struct{ Rule, File, Message string }
-		Charts   int
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
-		t.Fatal(err)
-	}
-	rules := map[string]int{}
-	for _, f := range out.Findings {
-		rules[f.Rule]++
-	}
-	if out.Charts != 22 {
-		t.Errorf("linted %d charts, want 22", out.Charts)
-	}
-	// Known defects of the corpus: a {path, value} condition inside x-onyxia
-	// (3 in rstudio-sparkr), references to paths the platform dropped.
-	if rules["ext-boolean"] != 3 || rules["context-path"] == 0 {
-		t.Errorf("unexpected findings by rule: %v", rules)
-	}
-	// Without the right key, the linter says so instead of finding nothing.
-	r = catalogist(t, nil, "lint", dir+"/jupyter-python")
-	if !strings.Contains(r.stdout, "--extension-key x-onyxia") {
-		t.Errorf("no hint about the extension key:\n%s", r.stdout)
-	}
-
-	// As the reference platform serves it, with its API's registry: the
-	// API replaces the broken inline proxy options of rstudio-sparkr, so the
-	// form of every chart opens; what remains are names the registry lacks
-	// (the API keeps their inline copies) and context paths the onyxia
-	// context lacks.
-	registry := "../../../shared/onyxia-registry"
-	r = catalogist(t, nil, "lint", "--format", "json", "--platform", "onyxia", "--schema-registry", registry, dir)
-	if r.code != 0 {
-		t.Fatalf("with the registry: exit %d, want 0 (no error)\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	out.Findings = nil
-	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
-		t.Fatal(err)
-	}
-	rules = map[string]int{}
-	for _, f := range out.Findings {
-		rules[f.Rule]++
-		if f.Rule == "context-path" && (strings.Contains(f.Message, "no longer") || strings.Contains(f.Message, "removed")) {
-			t.Errorf("a message claims the platform changed: %s", f.Message)
-		}
-	}
-	if rules["schema-registry"] == 0 || rules["context-path"] == 0 || rules["ext-boolean"] != 0 {
-		t.Errorf("findings by rule with the registry: %v", rules)
-	}
-}
-
 func TestBuild(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "site")
 	r := catalogist(t, nil, "build", "../../examples/ide", "--out", out, "--region", "../../examples/region.yaml")
@@ -579,14 +517,14 @@ func TestLaunchUnopenableForm(t *testing.T) {
 func TestMigrateCLI(t *testing.T) {
 	dir := t.TempDir()
 	values := filepath.Join(dir, "values.yaml")
-	src, err := os.ReadFile("../../migrate/testdata/values/values.yaml")
+	src, err := os.ReadFile("../../internal/target/migrate/testdata/values/values.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(values, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index := "../../migrate/testdata/repo/index.yaml"
+	index := "../../internal/target/migrate/testdata/repo/index.yaml"
 	r := catalogist(t, nil, "migrate", "--values", values, "--repo-index", index)
 	if r.code != 0 || !strings.Contains(r.stdout, "-    tag: v2.29.4") || !strings.Contains(r.stderr, "run again with --write") {
 		t.Fatalf("dry run: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/catalogist/catalogist/migrate"
+	"github.com/catalogist/catalogist/internal/target/migrate"
 )
 
 func newMigrateCmd() *cobra.Command {

@@ -14,8 +14,8 @@ import (
 // names the documents.
 func TestMigrateWriteSafety(t *testing.T) {
 	dir := t.TempDir()
-	index := "../../migrate/testdata/repo/index.yaml"
-	src, err := os.ReadFile("../../migrate/testdata/multidoc/application.yaml")
+	index := "../../internal/target/migrate/testdata/repo/index.yaml"
+	src, err := os.ReadFile("../../internal/target/migrate/testdata/multidoc/application.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestMigrateWriteSafety(t *testing.T) {
 // alone with a note.
 func TestMigrateRefusals(t *testing.T) {
 	dir := t.TempDir()
-	index := "../../migrate/testdata/repo/index.yaml"
+	index := "../../internal/target/migrate/testdata/repo/index.yaml"
 	texts := map[string]string{}
 	file := func(name, text string) string {
 		p := filepath.Join(dir, name)

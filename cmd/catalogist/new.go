@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/catalogist/catalogist/scaffold"
-	"github.com/catalogist/catalogist/schema"
+	"github.com/catalogist/catalogist/internal/model/schema"
+	"github.com/catalogist/catalogist/internal/output/scaffold"
 )
 
 func newNewCmd() *cobra.Command {

@@ -19,14 +19,14 @@ import (
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/catalog"
-	"github.com/catalogist/catalogist/chartrepo"
-	"github.com/catalogist/catalogist/pagesbranch"
-	"github.com/catalogist/catalogist/progress"
-	"github.com/catalogist/catalogist/release"
-	"github.com/catalogist/catalogist/repoindex"
-	"github.com/catalogist/catalogist/secret"
-	"github.com/catalogist/catalogist/workflow"
+	"github.com/catalogist/catalogist/internal/base/progress"
+	"github.com/catalogist/catalogist/internal/base/secret"
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/input/chartrepo"
+	"github.com/catalogist/catalogist/internal/output/repoindex"
+	"github.com/catalogist/catalogist/internal/publish/pagesbranch"
+	"github.com/catalogist/catalogist/internal/publish/release"
+	"github.com/catalogist/catalogist/internal/publish/workflow"
 )
 
 // publishFlags are catalogist publish's settings.

@@ -10,8 +10,8 @@ import (
 
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
-	"github.com/catalogist/catalogist/internal/filetree"
-	"github.com/catalogist/catalogist/internal/githubtest"
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
+	"github.com/catalogist/catalogist/internal/testkit/githubtest"
 )
 
 func git(t *testing.T, dir string, args ...string) string {

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catalogist/catalogist/builder"
-	"github.com/catalogist/catalogist/devserver"
+	"github.com/catalogist/catalogist/internal/publish/devserver"
 )
 
 func newServeCmd() *cobra.Command {

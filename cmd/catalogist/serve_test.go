@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/catalogist/catalogist/internal/syncbuf"
+	"github.com/catalogist/catalogist/internal/testkit/syncbuf"
 )
 
 // serveProcess is `catalogist serve` running.

@@ -12,8 +12,8 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/catalogist/catalogist/internal/repotest"
-	"github.com/catalogist/catalogist/internal/tooltest"
+	"github.com/catalogist/catalogist/internal/testkit/repotest"
+	"github.com/catalogist/catalogist/internal/testkit/tooltest"
 )
 
 var snippetRe = regexp.MustCompile(`(?s)<pre class="snippet"><code>(.*?)</code></pre>`)

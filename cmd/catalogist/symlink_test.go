@@ -17,7 +17,7 @@ import (
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/catalogist/catalogist/internal/filetree"
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 )
 
 // chartFiles are the files of a small launchable chart named name.

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/catalogist/catalogist/internal/gencatalog"
+	"github.com/catalogist/catalogist/internal/testkit/gencatalog"
 )
 
 func main() {

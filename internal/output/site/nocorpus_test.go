@@ -1,0 +1,6 @@
+//go:build !corpus
+
+package site
+
+// corpusPages is empty without the corpus (see corpus_test.go).
+var corpusPages []string

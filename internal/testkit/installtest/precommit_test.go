@@ -1,0 +1,173 @@
+package installtest
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/catalogist/catalogist/internal/testkit/tooltest"
+)
+
+// testPreCommitHook: a catalog repository names the hook of src in its
+// .pre-commit-config.yaml, as the README shows; Debian's pre-commit builds
+// catalogist with go install and runs it on each commit's files. A commit
+// breaking a schema is refused with the finding's file and line; clean
+// commits, and one changing the region file alone, pass after the region's
+// catalog is linted with it; a broken region file is refused. pre-commit
+// keeps its environments in preCommitHome; testPreCommitHook returns the
+// catalogist it built there.
+func testPreCommitHook(t *testing.T, hookRepo, rev, preCommitHome string) string {
+	precommit := tooltest.Tool(t, "CATALOGIST_PRECOMMIT", "pre-commit")
+	repo := t.TempDir()
+	home := []string{"PRE_COMMIT_HOME=" + preCommitHome}
+
+	// The catalog: the example ide catalog at the repository's root, and
+	// the example region beside it.
+	examples := filepath.Join(hookRepo, "examples")
+	for _, f := range []string{"ide/catalog.yaml", "ide/charts", "ide/icons"} {
+		copyTree(t, filepath.Join(examples, f), filepath.Join(repo, strings.TrimPrefix(f, "ide/")))
+	}
+	copyTree(t, filepath.Join(examples, "region.yaml"), filepath.Join(repo, "region.yaml"))
+	// verbose shows lint's summary of passing runs too.
+	config := "repos:\n  - repo: " + hookRepo + "\n    rev: " + rev + "\n    hooks:\n      - id: catalogist-lint\n        verbose: true\n      - id: catalogist-docs\n"
+	if err := os.WriteFile(filepath.Join(repo, ".pre-commit-config.yaml"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustGit(t, repo, "init", "-q", "-b", "main")
+	if out, code := run(repo, home, precommit, "install"); code != 0 {
+		t.Fatalf("pre-commit install: exit %d\n%s", code, out)
+	}
+
+	commit := func(msg string) (string, int) {
+		t.Helper()
+		mustGit(t, repo, "add", "-A")
+		return run(repo, home, "git", "commit", "-m", msg)
+	}
+
+	begin := time.Now()
+	out, code := commit("a catalog")
+	t.Logf("first commit, with pre-commit's go install of the hook: %v", time.Since(begin).Round(time.Millisecond))
+	if code != 0 || !regexp.MustCompile(`catalogist lint\.+Passed`).MatchString(out) || !strings.Contains(out, "2 charts, 0 errors, 0 warnings") {
+		t.Fatalf("a clean catalog's commit: exit %d, want 0 with both charts linted\n%s", code, out)
+	}
+
+	// A property without a type, on the line after the first "properties".
+	schema := filepath.Join(repo, "charts", "vscode-python", "values.schema.json")
+	data, err := os.ReadFile(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after, ok := strings.Cut(string(data), `"properties": {`)
+	if !ok {
+		t.Fatalf("%s has no properties", schema)
+	}
+	line := strings.Count(before, "\n") + 2
+	broken := before + `"properties": {` + "\n    \"port\": {\"title\": \"Port\", \"default\": 80}," + after
+	if err := os.WriteFile(schema, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	begin = time.Now()
+	out, code = commit("a broken schema")
+	t.Logf("refused commit: %v", time.Since(begin).Round(time.Millisecond))
+	finding := regexp.MustCompile(`(?m)^charts/vscode-python/values\.schema\.json:` + strconv.Itoa(line) + `:\d+: error: .*"port".*\[option-type\]$`)
+	if code == 0 || !regexp.MustCompile(`catalogist lint\.+Failed`).MatchString(out) || !finding.MatchString(out) {
+		t.Fatalf("a broken schema's commit: exit %d, want it refused with the finding at line %d\n%s", code, line, out)
+	}
+	if n := strings.TrimSpace(mustGit(t, repo, "rev-list", "--count", "HEAD")); n != "1" {
+		t.Errorf("%s commits after the refused one, want 1", n)
+	}
+
+	// Repaired, then the region file alone: the hook lints the region's
+	// catalog, the one whose catalog.yaml is beside it, with it.
+	if err := os.WriteFile(schema, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	region := filepath.Join(repo, "region.yaml")
+	regionData, err := os.ReadFile(region)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(region, append(regionData, "# reviewed\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustGit(t, repo, "add", "-A")
+	if staged := mustGit(t, repo, "diff", "--cached", "--name-only"); staged != "region.yaml\n" {
+		t.Fatalf("staged %q, want the region file alone", staged)
+	}
+	out, code = commit("the region file alone")
+	if code != 0 || !strings.Contains(out, "2 charts, 0 errors, 0 warnings") {
+		t.Errorf("the region file's commit: exit %d, want 0 with the catalog's 2 charts linted\n%s", code, out)
+	}
+
+	// A schema whose option changed, without its README: catalogist-docs
+	// refuses the commit at the README's stale line; after `catalogist
+	// docs`, it passes.
+	if err := os.WriteFile(schema, []byte(strings.Replace(string(data), `"title": "Repository"`, `"title": "Image repository"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = commit("a schema without its README")
+	if code == 0 || !regexp.MustCompile(`catalogist docs --check\.+Failed`).MatchString(out) || !regexp.MustCompile(`(?m)charts/vscode-python/README\.md:\d+: out of date`).MatchString(out) {
+		t.Fatalf("a schema changed without its README: exit %d, want it refused naming the README\n%s", code, out)
+	}
+	built := builtBy(t, preCommitHome)
+	if out, code := run(repo, nil, built, "docs"); code != 0 {
+		t.Fatalf("catalogist docs: exit %d\n%s", code, out)
+	}
+	out, code = commit("a schema with its README")
+	if code != 0 || !regexp.MustCompile(`catalogist docs --check\.+Passed`).MatchString(out) {
+		t.Fatalf("a schema with its README written by catalogist docs: exit %d, want 0\n%s", code, out)
+	}
+
+	// A region file with a mistake: the commit is refused at its position.
+	if err := os.WriteFile(region, []byte(strings.Replace(string(regionData), "sliderStep: 100,", "sliderStep: x,", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = commit("a broken region")
+	if code == 0 || !regexp.MustCompile(`(?m)region\.yaml:16:\d+: `).MatchString(out) {
+		t.Errorf("a broken region file's commit: exit %d, want it refused at region.yaml:16\n%s", code, out)
+	}
+
+	return built
+}
+
+// builtBy returns the catalogist pre-commit built in its golang environment
+// (repo*/golangenv-<version>/bin with pre-commit 3).
+func builtBy(t *testing.T, preCommitHome string) string {
+	t.Helper()
+	built, err := filepath.Glob(filepath.Join(preCommitHome, "repo*", "golangenv-*", "bin", "catalogist"))
+	if err != nil || len(built) != 1 {
+		t.Fatalf("the catalogist pre-commit built: %v %q", err, built)
+	}
+	return built[0]
+}
+
+func mustGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := git(dir, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// copyTree copies a file, or a directory and what it holds.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		return copyEntry(p, filepath.Join(dst, rel))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
