@@ -48,7 +48,7 @@ export CATALOGIST_PRECOMMIT := $(PRECOMMIT)
 # Steps of `make check`, in order.
 CHECK_STEPS := tools fmt-check vet build test test-js lint-examples fuzz
 
-.PHONY: build test test-js vet fmt-check lint-examples fuzz tools check check-corpus bench bench-lint bench-build bench-launch clean cluster cluster-down
+.PHONY: build test test-js vet fmt-check lint-examples fuzz tools check check-corpus docs bench bench-lint bench-build bench-launch clean cluster cluster-down
 
 build:
 	$(GO) build -o bin/catalogist ./cmd/catalogist
@@ -110,13 +110,18 @@ check:
 	done; \
 	printf '\nmake check: all steps passed (%s)\n' "$(CHECK_STEPS)"
 
+# Writes docs/cli/, each command's reference page, from the commands
+# (cobra's generator); a test fails when it is stale.
+docs:
+	$(GO) test ./cmd/catalogist -run '^TestCLIDocsCurrent$$' -args -update-docs
+
 # The tests that read a public catalog of the reference platform and its
 # API's schema registry, which the repository never copies: test files
 # built with the corpus tag (their packages found by that tag), given the
 # two directories. `make check` passes on a plain clone without them.
 #   make check-corpus CORPUS=../shared/corpus/interactive-services REGISTRY=../shared/onyxia-registry
 CORPUS_PACKAGES = $(sort $(dir $(shell grep -rl --include='*_test.go' '^//go:build corpus$$' cmd internal lint builder)))
-check-corpus: tools
+check-corpus: tools build
 	@if [ -z "$(CORPUS)" ] || [ -z "$(REGISTRY)" ]; then \
 		echo "make check-corpus: give CORPUS=DIR (a catalog, with its charts/) and REGISTRY=DIR (the platform API's schema registry)" >&2; exit 2; \
 	fi
@@ -124,6 +129,9 @@ check-corpus: tools
 	@if [ ! -d "$(REGISTRY)" ]; then echo "make check-corpus: REGISTRY=$(REGISTRY) is not a directory" >&2; exit 2; fi
 	CATALOGIST_CORPUS=$(abspath $(CORPUS)) CATALOGIST_REGISTRY=$(abspath $(REGISTRY)) \
 		$(GO) test -race -tags corpus -run '^(TestCorpus.*|TestSiteInBrowser)$$' $(addprefix ./,$(CORPUS_PACKAGES))
+	CATALOGIST_CORPUS=$(abspath $(CORPUS)) CATALOGIST_FORM_VECTORS=testdata/form-corpus CATALOGIST_BIN=bin/catalogist \
+		node --test testdata/form/edits.test.mjs
+	CATALOGIST_CORPUS=$(abspath $(CORPUS)) CATALOGIST_BIN=bin/catalogist node --test testdata/editor/schemas.test.mjs
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

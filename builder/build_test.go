@@ -14,6 +14,7 @@ import (
 	"github.com/catalogist/catalogist/builder"
 	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/internal/output/repoindex"
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"github.com/catalogist/catalogist/internal/testkit/repotest"
 	"github.com/catalogist/catalogist/internal/testkit/tooltest"
 )
@@ -22,7 +23,7 @@ import (
 func example(t *testing.T, name string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
-	copyTree(t, filepath.Join("..", "examples", name), dir)
+	filetree.Copy(t, filepath.Join("..", "examples", name), dir)
 	return dir
 }
 

@@ -37,14 +37,6 @@ func build(t *testing.T, opt builder.Options) *builder.Result {
 	return res
 }
 
-// copyTree copies a directory, so that tests can change a catalog.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // snapshot reads every file of a directory.
 func snapshot(t *testing.T, dir string) map[string][]byte {
 	t.Helper()

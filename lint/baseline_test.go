@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"github.com/catalogist/catalogist/lint"
 )
 
@@ -25,7 +26,7 @@ func TestBaselineRoundTrip(t *testing.T) {
 	// Lines move (the duplicate key's message quotes a line, which moves
 	// too), and rstudio gains a title that is not a string (two findings).
 	moved := "\n\n\n" + strings.Replace(flawedSchema, `"dup": {`, `"dup": {`+"\n\n", 1)
-	writeFiles(t, dir, map[string]string{
+	filetree.Write(t, dir, map[string]string{
 		"charts/jupyter/values.schema.json": moved,
 		"charts/rstudio/values.schema.json": strings.Replace(moved, `"title": "Nickname", "default": "x"`, `"title": 7, "default": "x"`, 1),
 	})
@@ -161,7 +162,7 @@ func TestBaselineBadFiles(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(dir, "baseline.json")
-			writeFiles(t, dir, map[string]string{"baseline.json": tc.content})
+			filetree.Write(t, dir, map[string]string{"baseline.json": tc.content})
 			_, err := lint.ReadBaseline(file)
 			if err == nil || !strings.Contains(err.Error(), file+tc.want) {
 				t.Errorf("error %v, want it to contain %q", err, file+tc.want)

@@ -1,29 +1,15 @@
 package lint_test
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"github.com/catalogist/catalogist/lint"
 )
-
-// writeFiles writes files (relative path to content) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // flawedSchema gives each chart the same three findings: option-type
 // errors on nickname and resources/limits/cpu, a duplicate-key warning on
@@ -52,7 +38,7 @@ func flawedCatalog(t *testing.T, catalogYAML string, charts ...string) string {
 		files["charts/"+c+"/Chart.yaml"] = "apiVersion: v2\nname: " + c + "\nversion: 1.0.0\ndescription: d\nicon: https://example.org/i.svg\n"
 		files["charts/"+c+"/values.schema.json"] = flawedSchema
 	}
-	writeFiles(t, dir, files)
+	filetree.Write(t, dir, files)
 	return dir
 }
 
@@ -101,7 +87,7 @@ func TestFindingChartAndOption(t *testing.T) {
 	}
 	// A finding at the schema's root is about no option.
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	filetree.Write(t, dir, map[string]string{
 		"charts/demo/Chart.yaml":         "apiVersion: v2\nname: demo\nversion: 1.0.0\ndescription: d\nicon: https://example.org/i.svg\n",
 		"charts/demo/values.schema.json": `{"properties": {}}`,
 	})
@@ -181,7 +167,7 @@ func TestConfigIgnore(t *testing.T) {
 // findings of Chart.yaml.
 func TestConfigIgnoreOptionNeedsOption(t *testing.T) {
 	dir := flawedCatalog(t, "lint:\n  ignore:\n    - {option: \"*\"}\n", "demo")
-	writeFiles(t, dir, map[string]string{"charts/demo/Chart.yaml": "apiVersion: v2\nname: demo\nversion: one\ndescription: d\nicon: https://example.org/i.svg\n"})
+	filetree.Write(t, dir, map[string]string{"charts/demo/Chart.yaml": "apiVersion: v2\nname: demo\nversion: one\ndescription: d\nicon: https://example.org/i.svg\n"})
 	res := lintDirs(t, dir)
 	if got := summary(res.Findings); !slices.Equal(got, []string{"demo chart-metadata  error", "demo option-type resources/limits/cpu error"}) {
 		t.Errorf("findings: %q", got)

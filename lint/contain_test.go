@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"github.com/catalogist/catalogist/lint"
 )
 
@@ -21,7 +22,7 @@ func escapingCatalog(t *testing.T, catalogYAML string) *catalog.Catalog {
 	if catalogYAML != "" {
 		files["catalog.yaml"] = catalogYAML
 	}
-	writeFiles(t, dir, files)
+	filetree.Write(t, dir, files)
 	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "charts", "leak", "values.yaml")); err != nil {
 		t.Fatal(err)
 	}

@@ -369,7 +369,7 @@ type sarifRegion struct {
 }
 
 func writeSARIF(w io.Writer, res *Result) error {
-	drv := sarifDriver{Name: "catalogist", Version: toolVersion(), InformationURI: ProjectURL, Rules: []sarifRule{}}
+	drv := sarifDriver{Name: "catalogist", Version: toolVersion(res), InformationURI: ProjectURL, Rules: []sarifRule{}}
 	if v, err := semver.StrictNewVersion(strings.TrimPrefix(drv.Version, "v")); err == nil {
 		drv.SemanticVersion = v.String()
 	}
@@ -414,23 +414,17 @@ func fileURI(path string) string {
 // point at.
 const ProjectURL = "https://github.com/catalogist/catalogist"
 
-// RulesURL is where the rules are described: the README's rule table,
-// under its "Rules" heading. The table's rows carry no anchor of their
-// own, so every rule points at the table.
-const RulesURL = ProjectURL + "#rules"
+// RulesURL is where the rules are described: the page of the rule table,
+// docs/rules.md. The table's rows carry no anchor of their own, so every
+// rule points at the page.
+const RulesURL = ProjectURL + "/blob/main/docs/rules.md"
 
-// ToolVersion, when set, is the version SARIF reports for catalogist.
-// Empty, SARIF reports the version of the catalogist module the binary was
-// built from; a binary built from sources without their git history (the
-// GitHub Action's) has none, and its caller sets this instead.
-var ToolVersion string
-
-// toolVersion is the version SARIF reports: ToolVersion, else the module's
-// ("(devel)" for a build without a version), "" when the binary holds no
-// build information.
-func toolVersion() string {
-	if ToolVersion != "" {
-		return ToolVersion
+// toolVersion is the version SARIF reports: the result's ToolVersion,
+// else the module's ("(devel)" for a build without a version), "" when the
+// binary holds no build information.
+func toolVersion(res *Result) string {
+	if res.ToolVersion != "" {
+		return res.ToolVersion
 	}
 	return moduleVersion()
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/internal/input/region"
 	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"github.com/catalogist/catalogist/lint"
 )
 
@@ -62,7 +63,7 @@ func ofRule(res *lint.Result, rule string) []lint.Finding {
 // finding of one region only names that region, one of every region none.
 func TestRenderEachRegion(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	filetree.Write(t, dir, map[string]string{
 		"charts/notebook/Chart.yaml":         "apiVersion: v2\nname: notebook\nversion: 1.0.0\ndescription: A notebook.\nicon: https://example.org/n.svg\n",
 		"charts/notebook/values.schema.json": notebookSchema,
 		"charts/notebook/values.yaml":        "resources: {limits: {memory: 2Gi}}\n",
@@ -102,7 +103,7 @@ func TestRenderEachRegion(t *testing.T) {
 // computed in: a chart that needs them renders with them.
 func TestRenderWithContext(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	filetree.Write(t, dir, map[string]string{
 		"charts/assistant/Chart.yaml": "apiVersion: v2\nname: assistant\nversion: 1.0.0\ndescription: An assistant.\nicon: https://example.org/a.svg\n",
 		"charts/assistant/values.schema.json": `{"type": "object", "properties": {"ai": {"type": "object", "properties": {
 			"model": {"type": "string", "default": "", "x-platform": {"overwriteDefaultWith": "ai.model"}}}}}}`,
@@ -138,7 +139,7 @@ func TestRenderWithContext(t *testing.T) {
 func TestRenderFromCache(t *testing.T) {
 	dir := t.TempDir()
 	const repo = "https://charts.example.org/stable"
-	writeFiles(t, dir, map[string]string{
+	filetree.Write(t, dir, map[string]string{
 		"charts/app/Chart.yaml":        "apiVersion: v2\nname: app\nversion: 1.0.0\ndescription: An app.\nicon: https://example.org/a.svg\ndependencies:\n  - {name: common, version: ^2.0.0, repository: " + repo + "}\n",
 		"charts/app/templates/cm.yaml": "{{ include \"common.cm\" . }}\n",
 		"src/common/Chart.yaml":        "apiVersion: v2\nname: common\nversion: 2.3.0\ntype: library\n",

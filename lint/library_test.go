@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"github.com/catalogist/catalogist/lint"
 )
 
@@ -37,13 +38,13 @@ func TestLibraryChartSkipped(t *testing.T) {
 		}
 		files["charts/library-base/"+name] = string(data)
 	}
-	writeFiles(t, dir, files)
+	filetree.Write(t, dir, files)
 	if res := lintDirs(t, dir); len(res.Findings) != 0 {
 		t.Fatalf("the library chart has findings:\n%s", dump(res))
 	}
 
 	chart := files["charts/library-base/Chart.yaml"]
-	writeFiles(t, dir, map[string]string{"charts/library-base/Chart.yaml": strings.Replace(chart, "type: library", "type: application", 1)})
+	filetree.Write(t, dir, map[string]string{"charts/library-base/Chart.yaml": strings.Replace(chart, "type: library", "type: application", 1)})
 	var rules []string
 	for _, f := range lintDirs(t, dir).Findings {
 		rules = append(rules, f.Rule)
@@ -55,7 +56,7 @@ func TestLibraryChartSkipped(t *testing.T) {
 	}
 
 	// A library's Chart.yaml is still checked.
-	writeFiles(t, dir, map[string]string{"charts/library-base/Chart.yaml": strings.Replace(chart, "version: 1.0.0", "version: one", 1)})
+	filetree.Write(t, dir, map[string]string{"charts/library-base/Chart.yaml": strings.Replace(chart, "version: 1.0.0", "version: one", 1)})
 	res := lintDirs(t, dir)
 	if len(res.Findings) != 1 || res.Findings[0].Rule != "chart-metadata" {
 		t.Errorf("want one chart-metadata finding for the library's bad version, got:\n%s", dump(res))

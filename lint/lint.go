@@ -132,6 +132,11 @@ type Options struct {
 	// is called from several goroutines at once: charts are analysed in
 	// parallel.
 	Progress func(ChartDone)
+	// ToolVersion, when set, is the version SARIF reports for catalogist.
+	// Empty, SARIF reports the version of the catalogist module the binary
+	// was built from; a binary built from sources without their git
+	// history (the GitHub Action's) has none, and its caller sets this.
+	ToolVersion string
 	// Changed, when not nil, names the charts changed since the ref of
 	// --changed-since, which Run returns as Result.Changed.
 	Changed map[string]bool
@@ -163,6 +168,11 @@ type Result struct {
 	Baselined int
 	// Analyses are the charts as lint analysed them, when asked for.
 	Analyses map[*catalog.Chart]*analysis.Chart
+	// ToolVersion, when set, is the version SARIF reports for catalogist.
+	// Empty, SARIF reports the version of the catalogist module the binary
+	// was built from; a binary built from sources without their git
+	// history (the GitHub Action's) has none, and its caller sets this.
+	ToolVersion string
 	// Changed, when not nil, names the charts changed since the ref of
 	// --changed-since: only their findings (and those of no chart) belong
 	// on a pull request's lines. The charts depending on them are linted
@@ -253,8 +263,9 @@ type passState struct {
 	sourceOnce sync.Once
 	source     []*schema.Option
 
-	// facts are what several rules need to know of the chart (facts.go).
-	facts factCache
+	// derived holds what several rules need to know of the chart
+	// (derived.go).
+	derived derivedCache
 }
 
 // ValuesDoc returns values.yaml parsed with positions, nil when absent or

@@ -7,6 +7,7 @@ import (
 
 	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/internal/model/schema"
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"github.com/catalogist/catalogist/lint"
 )
 
@@ -27,7 +28,7 @@ func TestRegistryFindingsOnce(t *testing.T) {
   "git": {"type": "object", "x-onyxia": {"overwriteSchemaWith": "ide/git.json"},
     "properties": {"name": {"type": "string", "default": "", "render": "textarea"}}}}}`
 	}
-	writeFiles(t, dir, files)
+	filetree.Write(t, dir, files)
 	cat, err := catalog.Discover(dir)
 	if err != nil {
 		t.Fatal(err)

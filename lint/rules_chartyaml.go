@@ -77,7 +77,7 @@ type helmChartFile struct {
 
 // helmChartYAML is nil when Chart.yaml is not YAML, which chart-metadata
 // reports.
-var helmChartYAML = newFact(func(p *Pass) *helmChartFile {
+var helmChartYAML = newDerived(func(p *Pass) *helmChartFile {
 	data, err := srcpos.ReadFile(p.Chart.ChartFile)
 	if err != nil {
 		return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/catalogist/catalogist/builder"
 	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"github.com/catalogist/catalogist/lint"
 )
 
@@ -40,7 +41,7 @@ func TestVersionBump(t *testing.T) {
 		return fmt.Sprintf("apiVersion: v2\nname: %s\nversion: %s\ndescription: A chart.\nicon: https://example.org/i.svg\n%s", name, version, extra)
 	}
 	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n"
-	writeFiles(t, cat, map[string]string{
+	filetree.Write(t, cat, map[string]string{
 		"catalog.yaml":                     "name: c\nbaseURL: https://example.org/c\n",
 		"charts/lib/Chart.yaml":            chart("lib", "1.0.0", "type: library\n"),
 		"charts/lib/templates/_lib.tpl":    `{{- define "lib.name" -}}lib{{- end -}}`,
@@ -60,7 +61,7 @@ func TestVersionBump(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(cat, "charts", "second")); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, cat, map[string]string{"charts/fresh/Chart.yaml": chart("fresh", "0.1.0", ""), "charts/fresh/templates/cm.yaml": cm})
+	filetree.Write(t, cat, map[string]string{"charts/fresh/Chart.yaml": chart("fresh", "0.1.0", ""), "charts/fresh/templates/cm.yaml": cm})
 
 	bumps := func() map[string]string {
 		t.Helper()
@@ -89,7 +90,7 @@ func TestVersionBump(t *testing.T) {
 
 	// A template of the library changes: the library and the chart
 	// packaging it fail, at their version, with both digests.
-	writeFiles(t, cat, map[string]string{"charts/lib/templates/_lib.tpl": `{{- define "lib.name" -}}library{{- end -}}`})
+	filetree.Write(t, cat, map[string]string{"charts/lib/templates/_lib.tpl": `{{- define "lib.name" -}}library{{- end -}}`})
 	got := bumps()
 	want := regexp.MustCompile(`^charts/(lib|app)/Chart\.yaml:3:10: version (1|2)\.0\.0 of (lib|app) is already published with other content \(published sha256:([0-9a-f]{12}), now sha256:([0-9a-f]{12})\): bump version in Chart\.yaml$`)
 	for _, name := range []string{"lib", "app"} {
@@ -103,7 +104,7 @@ func TestVersionBump(t *testing.T) {
 	}
 
 	// Bumped, both pass.
-	writeFiles(t, cat, map[string]string{
+	filetree.Write(t, cat, map[string]string{
 		"charts/lib/Chart.yaml": chart("lib", "1.0.1", "type: library\n"),
 		"charts/app/Chart.yaml": chart("app", "2.0.1", "dependencies:\n  - {name: lib, version: ^1.0.0, repository: file://../lib}\n"),
 	})
@@ -112,7 +113,7 @@ func TestVersionBump(t *testing.T) {
 	}
 	// Without --published the rule checks nothing.
 	c, _ := catalog.Discover(cat)
-	writeFiles(t, cat, map[string]string{"charts/solo/templates/cm.yaml": strings.Replace(cm, "name:", "name: x-", 1)})
+	filetree.Write(t, cat, map[string]string{"charts/solo/templates/cm.yaml": strings.Replace(cm, "name:", "name: x-", 1)})
 	res, err := lint.Run([]*catalog.Catalog{c}, lint.Options{Rules: []*lint.Rule{lint.RuleVersionBump}})
 	if err != nil || len(res.Findings) != 0 {
 		t.Errorf("without --published: %v %v", res, err)

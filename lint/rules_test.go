@@ -285,10 +285,10 @@ func checkBad(t *testing.T, r *lint.Rule, bad string) {
 	}
 }
 
-// TestSharedFactsSplit checks that the rules reading one shared fact never
-// report one case twice: over their fixtures, on either platform, no case
+// TestSharedDerivedSplit checks that the rules reading one derived result
+// never report one case twice: over their fixtures, on either platform, no case
 // is reported by two rules of a group.
-func TestSharedFactsSplit(t *testing.T) {
+func TestSharedDerivedSplit(t *testing.T) {
 	groups := []struct {
 		rules []string
 		// caseOf names what a finding is about: an option has one hidden
@@ -356,16 +356,17 @@ func TestRulesDocumented(t *testing.T) {
 	}
 }
 
-// TestREADMEListsRules keeps the README's rule table in step with the code.
-func TestREADMEListsRules(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
+// TestRulesPageListsRules keeps the rule table (docs/rules.md) in step
+// with the code.
+func TestRulesPageListsRules(t *testing.T) {
+	data, err := os.ReadFile("../docs/rules.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range lint.All {
 		row := fmt.Sprintf("| `%s` | %s |", r.Name, r.Severity)
 		if !strings.Contains(string(data), row) {
-			t.Errorf("README has no row starting %q", row)
+			t.Errorf("docs/rules.md has no row starting %q", row)
 		}
 	}
 }

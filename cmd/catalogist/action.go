@@ -14,7 +14,6 @@ import (
 	"github.com/catalogist/catalogist/builder"
 	"github.com/catalogist/catalogist/internal/model/schema"
 	"github.com/catalogist/catalogist/internal/publish/workflow"
-	"github.com/catalogist/catalogist/lint"
 )
 
 func newActionCmd() *cobra.Command {
@@ -36,6 +35,9 @@ lint, build or publish with them. Outside a step, run those commands.`,
 type actionInputs struct {
 	command, path, platform, region, baseURL, out, failOn, token, changedSince string
 	registries                                                                 []string
+	// ref is the Action's version: built from a copy of the sources
+	// without their history, the binary knows no version of its own.
+	ref string
 }
 
 // Allowed values of the inputs that take one of a few.
@@ -64,11 +66,7 @@ func runAction(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError(err)
 	}
-	// Built from a copy of the sources without their history, the binary
-	// knows no version of its own.
-	if ref := os.Getenv("CATALOGIST_ACTION_REF"); ref != "" {
-		lint.ToolVersion = ref
-	}
+	in.ref = os.Getenv("CATALOGIST_ACTION_REF")
 	switch in.command {
 	case "lint":
 		return runLint(ctx, stdout, []string{in.path}, in.lintFlags())
@@ -142,6 +140,7 @@ func (in actionInputs) lintFlags() lintFlags {
 	f := lintFlags{
 		format: "github", platform: in.platform, registries: in.registries, baseURL: in.baseURL,
 		strict: in.failOn == "warning", changedSince: in.changedSince, published: in.baseURL, sarif: in.out,
+		toolVersion: in.ref,
 	}
 	if in.region != "" {
 		f.regions = []string{in.region}

@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/catalogist/catalogist/internal/publish/workflow/workflowtest"
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"github.com/catalogist/catalogist/lint"
 )
 
@@ -330,7 +331,7 @@ func manyFindingsCatalog(t *testing.T, dir string) {
 }
 `
 	}
-	writeFiles(t, dir, files)
+	filetree.Write(t, dir, files)
 }
 
 // expression is a ${{ ... }} of a composite action; only plain context

@@ -4,7 +4,6 @@ package main
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -111,11 +110,11 @@ var untouched = []string{"jupyter-python-gpu", "rstudio-gpu", "library-chart"}
 func TestCorpusPlantedFailures(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range untouched {
-		copyTree(t, filepath.Join(corpustest.Charts(t), name), filepath.Join(dir, name))
+		filetree.Copy(t, filepath.Join(corpustest.Charts(t), name), filepath.Join(dir, name))
 	}
 	for _, p := range planted {
 		if _, err := os.Stat(filepath.Join(dir, p.chart)); err != nil {
-			copyTree(t, filepath.Join(corpustest.Charts(t), p.chart), filepath.Join(dir, p.chart))
+			filetree.Copy(t, filepath.Join(corpustest.Charts(t), p.chart), filepath.Join(dir, p.chart))
 		}
 		plant(t, filepath.Join(dir, p.chart, p.file), p.content)
 	}
@@ -148,7 +147,7 @@ func TestCorpusPlantedFailures(t *testing.T) {
 	var cluster *kubetest.Cluster
 	for _, p := range planted {
 		chartDir := filepath.Join(dir, p.chart)
-		copyTree(t, filepath.Join(corpustest.Charts(t), "library-chart"), filepath.Join(chartDir, "charts", "library-chart"))
+		filetree.Copy(t, filepath.Join(corpustest.Charts(t), "library-chart"), filepath.Join(chartDir, "charts", "library-chart"))
 		var args []string
 		switch p.helm {
 		case "template":
@@ -170,25 +169,6 @@ func TestCorpusPlantedFailures(t *testing.T) {
 			t.Errorf("%s: helm %s: %v, want a failure saying %q\n%s%s", p.chart, p.helm, err, p.says, out, errOut)
 		}
 	}
-}
-
-// copyTree copies a directory of the read-only corpus, writable.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(src, p)
-		files[filepath.ToSlash(rel)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	filetree.Write(t, dst, files)
 }
 
 // plant writes a file, appends a line ("+line") to one, or replaces a line
@@ -271,3 +251,7 @@ func TestCorpus(t *testing.T) {
 		t.Errorf("findings by rule with the registry: %v", rules)
 	}
 }
+
+// TestCorpusFormVectorsCLI runs the vectors of charts of the corpus
+// (testdata/form-corpus/) through the command.
+func TestCorpusFormVectorsCLI(t *testing.T) { formVectorsCLI(t, "../../testdata/form-corpus") }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/catalogist/catalogist/internal/output/chartdocs"
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 )
 
 // docsRun runs catalogist docs in this process, as main would: its
@@ -61,7 +62,7 @@ func TestDocs(t *testing.T) {
 	if changed == string(data) {
 		t.Fatal("the example schema has no Python extension title to change")
 	}
-	writeFiles(t, chart, map[string]string{"values.schema.json": changed})
+	filetree.Write(t, chart, map[string]string{"values.schema.json": changed})
 	before, err := os.ReadFile(readme)
 	if err != nil {
 		t.Fatal(err)
@@ -95,14 +96,14 @@ func TestDocs(t *testing.T) {
 	}
 
 	// A file of no chart: nothing to document, which a hook must accept.
-	writeFiles(t, cat, map[string]string{"NOTES.txt": "notes\n"})
+	filetree.Write(t, cat, map[string]string{"NOTES.txt": "notes\n"})
 	if r = docsRun(t, "--check", filepath.Join(cat, "NOTES.txt")); r.code != 0 || !strings.HasPrefix(r.stdout, "no chart to document: ") {
 		t.Errorf("docs --check on a file of no chart: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
 	// Without the marker lines: exit 2, nothing written, the lines shown;
 	// the other chart is still documented.
-	writeFiles(t, chart, map[string]string{"README.md": "# vscode-python\n"})
+	filetree.Write(t, chart, map[string]string{"README.md": "# vscode-python\n"})
 	r = docsRun(t, cat)
 	if r.code != 2 || !strings.Contains(r.stderr, readme+": no options section: add these two lines") ||
 		!strings.Contains(r.stderr, "\n  "+chartdocs.Begin+"\n  "+chartdocs.End+"\n") ||

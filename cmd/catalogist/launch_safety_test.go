@@ -18,22 +18,9 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"golang.org/x/sys/unix"
 )
-
-// writeFiles writes files under dir, making their directories.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // secretsCatalog is a catalog whose chart puts every secret it is given
 // into a Secret (data, base64, and stringData), into environment variables
@@ -117,7 +104,7 @@ metadata: {name: {{ .Release.Name }}}
 func buildSite(t *testing.T, files map[string]string) string {
 	t.Helper()
 	src := t.TempDir()
-	writeFiles(t, src, files)
+	filetree.Write(t, src, files)
 	out := filepath.Join(t.TempDir(), "site")
 	if r := catalogist(t, nil, "build", src, "--out", out); r.code != 0 {
 		t.Fatalf("build: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -145,7 +132,7 @@ func TestLaunchDryRunMasksSecrets(t *testing.T) {
 	site := buildSite(t, secretsCatalog)
 	dir := t.TempDir()
 	profile := filepath.Join(dir, "profile.yaml")
-	writeFiles(t, dir, map[string]string{"profile.yaml": `git: {name: Ada, email: ada@example.org, token: ghp_GitTokenValue42}
+	filetree.Write(t, dir, map[string]string{"profile.yaml": `git: {name: Ada, email: ada@example.org, token: ghp_GitTokenValue42}
 s3: {AWS_ACCESS_KEY_ID: AKIAKEYID0042, AWS_SECRET_ACCESS_KEY: S3SecretValue42xyz, AWS_SESSION_TOKEN: sessTok42}
 vault: {VAULT_TOKEN: hvs.VaultTok42}
 user: {idep: ada, accessToken: eyJAccessTok42}
@@ -225,7 +212,7 @@ func watchOpens(t *testing.T, path string) func() bool {
 func TestLaunchRemoteIndexCannotReadLocalFiles(t *testing.T) {
 	dir := t.TempDir()
 	private := filepath.Join(dir, "home", ".netrc")
-	writeFiles(t, dir, map[string]string{"home/.netrc": "machine example.org login ada password PrivateContent42\n"})
+	filetree.Write(t, dir, map[string]string{"home/.netrc": "machine example.org login ada password PrivateContent42\n"})
 	content, err := os.ReadFile(private)
 	if err != nil {
 		t.Fatal(err)
@@ -300,7 +287,7 @@ func TestLaunchLocalIndex(t *testing.T) {
 		t.Fatalf("the index names no strict-app-1.0.0.tgz:\n%s", data)
 	}
 	index = strings.Replace(index, "vault-app-1.0.0.tgz", "file:///dev/zero", 1)
-	writeFiles(t, repo, map[string]string{"index.yaml": index})
+	filetree.Write(t, repo, map[string]string{"index.yaml": index})
 	env := []string{"KUBECONFIG=" + filepath.Join(dir, "none"), "XDG_CACHE_HOME=" + filepath.Join(dir, "cache")}
 
 	r := catalogist(t, env, "launch", "strict-app", "--repo", repo, "--dry-run")
@@ -313,7 +300,7 @@ func TestLaunchLocalIndex(t *testing.T) {
 	}
 
 	fifoRepo := filepath.Join(dir, "fifo-repo")
-	writeFiles(t, fifoRepo, map[string]string{"index.yaml": strings.Replace(string(data), "vault-app-1.0.0.tgz", "pipe.tgz", 1)})
+	filetree.Write(t, fifoRepo, map[string]string{"index.yaml": strings.Replace(string(data), "vault-app-1.0.0.tgz", "pipe.tgz", 1)})
 	if err := syscall.Mkfifo(filepath.Join(fifoRepo, "pipe.tgz"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +333,7 @@ func TestCatalogsRedactCredentials(t *testing.T) {
 	env := []string{"KUBECONFIG=" + filepath.Join(dir, "none"), "XDG_CACHE_HOME=" + filepath.Join(dir, "cache")}
 	good := strings.Replace(srv.URL, "http://", "http://alice:s3cret-pw@", 1) + "/?token=tok-4242"
 	bad := strings.Replace(srv.URL, "http://", "http://alice:wrong-pw@", 1)
-	writeFiles(t, dir, map[string]string{
+	filetree.Write(t, dir, map[string]string{
 		"catalogs.yaml":     fmt.Sprintf("catalogs:\n  - {id: sec, name: Secrets, location: %q}\n  - {id: locked, name: Locked, location: %q}\n", good, bad),
 		"bad-catalogs.yaml": fmt.Sprintf("catalogs:\n  - {id: sec, location: %q, status: %q}\n", good, good),
 	})

@@ -47,6 +47,8 @@ type lintFlags struct {
 	published string
 	// sarif is a file the findings are also written to as SARIF.
 	sarif string
+	// toolVersion is the version SARIF reports (see lint.Result).
+	toolVersion string
 }
 
 func newLintCmd() *cobra.Command {
@@ -216,6 +218,7 @@ func runLint(ctx context.Context, stdout io.Writer, args []string, f lintFlags) 
 	if err != nil {
 		return usageError(err)
 	}
+	res.ToolVersion = f.toolVersion
 	if f.writeBaseline {
 		if err := lint.WriteBaseline(f.baseline, res.Findings); err != nil {
 			return usageError(err)

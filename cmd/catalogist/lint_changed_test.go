@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 )
 
 // A pull request's check, as the example workflow runs it: only the
@@ -29,7 +31,7 @@ func TestLintChangedAndPublished(t *testing.T) {
 	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ .Release.Name }}\n"
 	dep := "dependencies:\n  - {name: lib, version: ^1.0.0, repository: file://../lib}\n"
 	cat := filepath.Join(repo, "catalog")
-	writeFiles(t, cat, map[string]string{
+	filetree.Write(t, cat, map[string]string{
 		"catalog.yaml":                  "name: c\n",
 		"charts/lib/Chart.yaml":         chart("lib", "1.0.0", "type: library\n"),
 		"charts/lib/templates/_lib.tpl": `{{- define "lib.name" -}}lib{{- end -}}`,
@@ -53,7 +55,7 @@ func TestLintChangedAndPublished(t *testing.T) {
 	}
 
 	// The library's template changes under its version.
-	writeFiles(t, cat, map[string]string{"charts/lib/templates/_lib.tpl": `{{- define "lib.name" -}}library{{- end -}}`})
+	filetree.Write(t, cat, map[string]string{"charts/lib/templates/_lib.tpl": `{{- define "lib.name" -}}library{{- end -}}`})
 	r = catalogist(t, nil, "lint", "--changed-since", "main", "--published", published, "--format", "json", cat)
 	var report struct {
 		Findings []struct{ Rule, File, Chart, Message string }
@@ -72,7 +74,7 @@ func TestLintChangedAndPublished(t *testing.T) {
 		t.Errorf("lib changed: exit %d, %d charts linted (want lib and app), version-bump %v\n%s", r.code, report.Charts, bumps, r.stderr)
 	}
 
-	writeFiles(t, cat, map[string]string{
+	filetree.Write(t, cat, map[string]string{
 		"charts/lib/Chart.yaml": chart("lib", "1.0.1", "type: library\n"),
 		"charts/app/Chart.yaml": chart("app", "2.0.1", dep),
 	})

@@ -18,6 +18,7 @@ import (
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/catalogist/catalogist/internal/testkit/corpustest"
 	"github.com/catalogist/catalogist/internal/testkit/repotest"
 )
 
@@ -950,8 +951,10 @@ func TestFormCLI(t *testing.T) {
 
 // TestFormVectorsCLI runs every form vector through the command: the form
 // opens, the exit status and the values agree with want.json.
-func TestFormVectorsCLI(t *testing.T) {
-	dirs, err := filepath.Glob("../../testdata/form/*/want.json")
+func TestFormVectorsCLI(t *testing.T) { formVectorsCLI(t, "../../testdata/form") }
+
+func formVectorsCLI(t *testing.T, vectors string) {
+	dirs, err := filepath.Glob(filepath.Join(vectors, "*", "want.json"))
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no vectors: %v", err)
 	}
@@ -991,8 +994,8 @@ func TestFormVectorsCLI(t *testing.T) {
 			}
 			schemaFile := filepath.Join(dir, "values.schema.json")
 			if c.Schema != "" {
-				// A chart outside the project, read in place.
-				schemaFile = filepath.Join(dir, filepath.FromSlash(c.Schema))
+				// A chart of the corpus, read in place.
+				schemaFile = filepath.Join(corpustest.Catalog(t), filepath.FromSlash(c.Schema))
 			}
 			args := []string{schemaFile, "--show-secrets", "--extension-key", cmp.Or(c.ExtensionKey, "x-onyxia"), "--profile", profile}
 			if c.Platform != "" {

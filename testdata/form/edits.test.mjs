@@ -5,6 +5,9 @@
 //   node --test testdata/form/
 //
 // The catalogist binary is $CATALOGIST_BIN, else built once with go build.
+// $CATALOGIST_FORM_VECTORS names another directory of vectors: make
+// check-corpus runs testdata/form-corpus/, whose case.yaml names a chart
+// of the corpus catalog $CATALOGIST_CORPUS.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -53,7 +56,12 @@ function model(bin, dir) {
   if (fs.existsSync(path.join(dir, 'registry'))) {
     args.push('--schema-registry', path.join(dir, 'registry'));
   }
-  args.push(c.schema ? path.resolve(dir, c.schema) : path.join(dir, 'values.schema.json'));
+  if (c.schema) {
+    assert.ok(process.env.CATALOGIST_CORPUS, 'CATALOGIST_CORPUS is not set: the vectors of charts of the corpus run with make check-corpus');
+    args.push(path.join(process.env.CATALOGIST_CORPUS, c.schema));
+  } else {
+    args.push(path.join(dir, 'values.schema.json'));
+  }
   let out;
   try {
     out = execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -67,8 +75,9 @@ function model(bin, dir) {
   return JSON.parse(out);
 }
 
-const vectors = fs.readdirSync(here).filter(function (name) {
-  return fs.existsSync(path.join(here, name, 'edits.json'));
+const vectorsDir = process.env.CATALOGIST_FORM_VECTORS ? path.resolve(process.env.CATALOGIST_FORM_VECTORS) : here;
+const vectors = fs.readdirSync(vectorsDir).filter(function (name) {
+  return fs.existsSync(path.join(vectorsDir, name, 'edits.json'));
 });
 
 test('there are edit vectors', function () {
@@ -79,7 +88,7 @@ let bin;
 for (const name of vectors) {
   test(name, function () {
     bin = bin || binary();
-    const dir = path.join(here, name);
+    const dir = path.join(vectorsDir, name);
     const session = JSON.parse(fs.readFileSync(path.join(dir, 'edits.json'), 'utf8'));
     const m = model(bin, dir);
     const t = fst.tree(m);
@@ -137,7 +146,7 @@ test('random edits never break the script', function () {
   }
   const odd = [null, true, false, 0, -1, 1.5, 1e300, '', 'x', '4Gi', '9000m', ' 12', '1_0Gi', [], [1, 'a'], {}, { a: null }, '\u2028', '<script>'];
   for (const name of vectors) {
-    const m = model(bin, path.join(here, name));
+    const m = model(bin, path.join(vectorsDir, name));
     const t = fst.tree(m);
     const defaults = fst.clone(m.values);
     const values = fst.clone(m.values);

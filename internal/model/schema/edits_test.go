@@ -46,7 +46,9 @@ type editStep struct {
 	Values  map[string]any    `json:"values"`
 }
 
-func TestEditVectors(t *testing.T) {
+func TestEditVectors(t *testing.T) { editVectors(t, vectorsDir) }
+
+func editVectors(t *testing.T, vectorsDir string) {
 	entries, err := os.ReadDir(vectorsDir)
 	if err != nil {
 		t.Fatal(err)

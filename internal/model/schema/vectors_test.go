@@ -17,14 +17,20 @@ import (
 	"github.com/catalogist/catalogist/internal/model/analysis"
 	"github.com/catalogist/catalogist/internal/model/launchcontext"
 	"github.com/catalogist/catalogist/internal/model/schema"
+	"github.com/catalogist/catalogist/internal/testkit/corpustest"
 )
 
 // The form vectors under testdata/form/ are language-neutral: each directory
 // holds a chart schema, optionally values.yaml, a launch context, a region
 // and a schema registry, and want.json, the form the reference platform computes,
 // derived by hand from its documented behaviour. They are run through
-// schema.Describe, the computation `catalogist form` prints.
-const vectorsDir = "../../../testdata/form"
+// schema.Describe, the computation `catalogist form` prints. Those of
+// testdata/form-corpus/ edit charts of the public corpus, and run with it
+// (make check-corpus).
+const (
+	vectorsDir       = "../../../testdata/form"
+	corpusVectorsDir = "../../../testdata/form-corpus"
+)
 
 // vectorCase is a vector's case.yaml.
 type vectorCase struct {
@@ -32,9 +38,9 @@ type vectorCase struct {
 	Notes        string
 	Platform     string
 	ExtensionKey string
-	// Schema, when set, is a chart's values.schema.json outside the
-	// project (the public corpus beside the repository), relative to the
-	// vector; its values.yaml is the one beside it.
+	// Schema, when set, is a chart's values.schema.json in the public
+	// corpus, relative to the corpus catalog; its values.yaml is the one
+	// beside it.
 	Schema string
 }
 
@@ -55,7 +61,9 @@ type wantProblem struct {
 	Revealed bool     `json:"revealed"`
 }
 
-func TestFormVectors(t *testing.T) {
+func TestFormVectors(t *testing.T) { formVectors(t, vectorsDir) }
+
+func formVectors(t *testing.T, vectorsDir string) {
 	entries, err := os.ReadDir(vectorsDir)
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +157,7 @@ func describeVector(t *testing.T, dir string, c vectorCase) *analysis.Chart {
 	}
 	in := analysis.Input{SchemaFile: filepath.Join(dir, "values.schema.json"), ValuesFile: "values.yaml", Env: env}
 	if c.Schema != "" {
-		in.SchemaFile = filepath.Join(dir, filepath.FromSlash(c.Schema))
+		in.SchemaFile = filepath.Join(corpustest.Catalog(t), filepath.FromSlash(c.Schema))
 	}
 	if in.Schema, err = os.ReadFile(in.SchemaFile); err != nil {
 		t.Fatal(err)

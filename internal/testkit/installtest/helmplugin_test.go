@@ -139,8 +139,8 @@ func testHelmPlugin(t *testing.T, src, rev string) {
 func pluginCopy(t *testing.T, src string, inGit bool) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "catalogist")
-	copyTree(t, filepath.Join(src, "plugin.yaml"), filepath.Join(dir, "plugin.yaml"))
-	copyTree(t, filepath.Join(src, "scripts", "helm-plugin.sh"), filepath.Join(dir, "scripts", "helm-plugin.sh"))
+	filetree.Copy(t, filepath.Join(src, "plugin.yaml"), filepath.Join(dir, "plugin.yaml"))
+	filetree.Copy(t, filepath.Join(src, "scripts", "helm-plugin.sh"), filepath.Join(dir, "scripts", "helm-plugin.sh"))
 	if inGit {
 		mustGit(t, dir, "init", "-q")
 		mustGit(t, dir, "add", "-A")

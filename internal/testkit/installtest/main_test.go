@@ -3,12 +3,13 @@ package installtest
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 )
 
 // TestInstall installs catalogist the ways contributors do, from a scratch
@@ -26,7 +27,7 @@ func TestInstall(t *testing.T) {
 		if built == "" {
 			t.Fatal("the Helm plugin is given the catalogist the pre-commit hook built, which failed")
 		}
-		copyTree(t, built, filepath.Join(src, "bin", "catalogist"))
+		filetree.Copy(t, built, filepath.Join(src, "bin", "catalogist"))
 		testHelmPlugin(t, src, rev)
 	})
 }
@@ -93,7 +94,13 @@ func copyModule(dst string) (string, error) {
 		return "", fmt.Errorf("listing the module's files: %w", err)
 	}
 	for _, rel := range strings.Split(strings.TrimRight(string(list), "\x00"), "\x00") {
-		if err := copyEntry(filepath.Join(root, rel), filepath.Join(dst, rel)); err != nil {
+		// A file git tracks but the work tree has deleted is left out, as
+		// a commit would.
+		src := filepath.Join(root, rel)
+		if _, err := os.Lstat(src); os.IsNotExist(err) {
+			continue
+		}
+		if err := filetree.CopyEntry(src, filepath.Join(dst, rel)); err != nil {
 			return "", err
 		}
 	}
@@ -104,42 +111,6 @@ func copyModule(dst string) (string, error) {
 	}
 	rev, err := git(dst, "rev-parse", "HEAD")
 	return strings.TrimSpace(rev), err
-}
-
-// copyEntry copies a file or a symbolic link, keeping its mode. A file git
-// tracks but the work tree has deleted is left out, as a commit would.
-func copyEntry(src, dst string) error {
-	info, err := os.Lstat(src)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	if info.Mode()&os.ModeSymlink != 0 {
-		target, err := os.Readlink(src)
-		if err != nil {
-			return err
-		}
-		return os.Symlink(target, dst)
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, info.Mode().Perm())
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return fmt.Errorf("copying %s: %w", src, err)
-	}
-	return out.Close()
 }
 
 // git runs git in dir and returns its standard output; an error carries

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"github.com/catalogist/catalogist/internal/testkit/tooltest"
 )
 
@@ -29,9 +30,9 @@ func testPreCommitHook(t *testing.T, hookRepo, rev, preCommitHome string) string
 	// the example region beside it.
 	examples := filepath.Join(hookRepo, "examples")
 	for _, f := range []string{"ide/catalog.yaml", "ide/charts", "ide/icons"} {
-		copyTree(t, filepath.Join(examples, f), filepath.Join(repo, strings.TrimPrefix(f, "ide/")))
+		filetree.Copy(t, filepath.Join(examples, f), filepath.Join(repo, strings.TrimPrefix(f, "ide/")))
 	}
-	copyTree(t, filepath.Join(examples, "region.yaml"), filepath.Join(repo, "region.yaml"))
+	filetree.Copy(t, filepath.Join(examples, "region.yaml"), filepath.Join(repo, "region.yaml"))
 	// verbose shows lint's summary of passing runs too.
 	config := "repos:\n  - repo: " + hookRepo + "\n    rev: " + rev + "\n    hooks:\n      - id: catalogist-lint\n        verbose: true\n      - id: catalogist-docs\n"
 	if err := os.WriteFile(filepath.Join(repo, ".pre-commit-config.yaml"), []byte(config), 0o644); err != nil {
@@ -152,22 +153,4 @@ func mustGit(t *testing.T, dir string, args ...string) string {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// copyTree copies a file, or a directory and what it holds.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		return copyEntry(p, filepath.Join(dst, rel))
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

@@ -12,51 +12,52 @@ import (
 	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
-// A fact is what several rules need to know of one chart, worked out once
-// per chart, on first use, and read by each of them, as go/analysis passes
-// read the results of the analyzers they require. A fact sorts the cases
-// it finds into verdicts, and each verdict is reported by one rule alone:
-// a rule reads the cases of its own verdict, so no rule leaves a case to
-// another by convention. A fact's computation reports nothing.
-type fact[T any] struct {
+// A derived result is what several rules need to know of one chart, worked
+// out once per chart, on first use, and read by each of them, as go/analysis
+// passes read the results of the analyzers they require (a go/analysis Fact
+// is another thing: it crosses packages). A derived result sorts the cases
+// it finds into verdicts, and each verdict is reported by one rule alone: a
+// rule reads the cases of its own verdict, so no rule leaves a case to
+// another by convention. Computing one reports nothing.
+type derived[T any] struct {
 	compute func(*Pass) T
 }
 
-func newFact[T any](compute func(*Pass) T) *fact[T] {
-	return &fact[T]{compute: compute}
+func newDerived[T any](compute func(*Pass) T) *derived[T] {
+	return &derived[T]{compute: compute}
 }
 
-// of returns the fact for the pass's chart.
-func (f *fact[T]) of(p *Pass) T {
+// of returns the derived result for the pass's chart.
+func (f *derived[T]) of(p *Pass) T {
 	if p.state == nil {
-		// The region file's pass has no chart to keep facts of.
+		// The region file's pass has no chart to keep derived results of.
 		return f.compute(p)
 	}
-	return p.state.facts.get(f, func() any { return f.compute(p) }).(T)
+	return p.state.derived.get(f, func() any { return f.compute(p) }).(T)
 }
 
-// factCache holds the facts of one chart, shared by the copies of its pass
-// that each rule receives.
-type factCache struct {
+// derivedCache holds the derived results of one chart, shared by the copies
+// of its pass that each rule receives.
+type derivedCache struct {
 	mu sync.Mutex
-	m  map[any]*factEntry
+	m  map[any]*derivedEntry
 }
 
-type factEntry struct {
+type derivedEntry struct {
 	once sync.Once
 	v    any
 }
 
-// get returns the fact under key, computing it the first time. The lock is
-// not held while computing, so that one fact may read another.
-func (c *factCache) get(key any, compute func() any) any {
+// get returns the derived result under key, computing it the first time.
+// The lock is not held while computing, so that one may read another.
+func (c *derivedCache) get(key any, compute func() any) any {
 	c.mu.Lock()
 	if c.m == nil {
-		c.m = map[any]*factEntry{}
+		c.m = map[any]*derivedEntry{}
 	}
 	e := c.m[key]
 	if e == nil {
-		e = &factEntry{}
+		e = &derivedEntry{}
 		c.m[key] = e
 	}
 	c.mu.Unlock()
@@ -93,7 +94,7 @@ type hiddenCondition struct {
 
 // hiddenConditions are the chart's hidden conditions the form can read
 // (schema-shape reports the others), each with its target and verdict.
-var hiddenConditions = newFact(func(p *Pass) []hiddenCondition {
+var hiddenConditions = newDerived(func(p *Pass) []hiddenCondition {
 	var out []hiddenCondition
 	for _, o := range p.Schema.Options {
 		h := o.Hidden
@@ -161,7 +162,7 @@ type contextRef struct {
 
 // contextRefs are the context paths the chart's options name, each with its
 // verdict.
-var contextRefs = newFact(func(p *Pass) []contextRef {
+var contextRefs = newDerived(func(p *Pass) []contextRef {
 	var out []contextRef
 	for _, o := range p.Schema.Options {
 		elem, mapped := p.mappedElement(o)
@@ -303,7 +304,7 @@ type sliderNoMin struct {
 
 // slidersWithoutMin are the chart's options with render slider but no
 // sliderMin and no const, each with its verdict.
-var slidersWithoutMin = newFact(func(p *Pass) []sliderNoMin {
+var slidersWithoutMin = newDerived(func(p *Pass) []sliderNoMin {
 	var out []sliderNoMin
 	for _, o := range p.Schema.Options {
 		if !isSliderish(o) || o.HasSlider || o.Const != nil {
