@@ -93,17 +93,6 @@ func lintJSON(t *testing.T, f lintFlags, args ...string) filesRun {
 	return r
 }
 
-func (r filesRun) charts() []string {
-	var out []string
-	for _, f := range r.Findings {
-		if !slices.Contains(out, f.Chart) {
-			out = append(out, f.Chart)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // Each file a commit hook names stands for the charts it belongs to; a
 // region file for --region and its catalogs.
 func TestLintFiles(t *testing.T) {

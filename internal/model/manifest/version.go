@@ -39,7 +39,3 @@ func (v Version) String() string { return fmt.Sprintf("%d.%d", v.Major, v.Minor)
 func (v Version) before(major, minor int) bool {
 	return v.Major < major || v.Major == major && v.Minor < minor
 }
-
-// set reports whether a lifecycle release (as k8s.io/api's methods return
-// it) is given: 0.0 means none.
-func set(major, minor int) bool { return major != 0 || minor != 0 }

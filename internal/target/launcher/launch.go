@@ -22,10 +22,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/catalogist/catalogist/internal/base/secret"
-	"github.com/catalogist/catalogist/internal/input/region"
 	"github.com/catalogist/catalogist/internal/model/manifest"
 	"github.com/catalogist/catalogist/internal/model/render"
-	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // Launch installs one chart of a catalog.
@@ -42,22 +40,10 @@ type Launch struct {
 	// Namespace empty means the configuration's (the kubeconfig
 	// context's); it is created when missing.
 	Namespace string
-	// Profile is the launch context document (user, project, git, vault,
-	// s3, s3_array, region, k8s, ...).
-	Profile map[string]any
-	Region  *region.Region
-	// Platform names the platform whose form the launch reproduces; empty
-	// means the catalog entry's, else the one its extension key implies.
-	Platform string
-	// Registry is the platform API's schema registry the chart's schema is
-	// resolved against; nil resolves only its #/definitions references.
-	Registry *schema.Registry
-	// ValueFiles, SetJSON, Set and SetString are -f, --set-json, --set and
-	// --set-string, applied in that order as Helm applies them.
-	ValueFiles []string
-	Set        []string
-	SetString  []string
-	SetJSON    []string
+	// Inputs are the form's inputs and the values on top of them. Their
+	// ExtensionKey, Platform (when empty), CatalogSliders and
+	// CatalogSource are the resolved catalog's.
+	Inputs
 	// DryRun renders the manifests without a cluster.
 	DryRun  bool
 	Timeout time.Duration
@@ -89,7 +75,7 @@ func NewLaunch(cfg *Configuration) *Launch { return &Launch{cfg: cfg} }
 // *FormError, and values the region or schema does not allow with a
 // *ProblemsError, before anything is created.
 func (l *Launch) Run(ctx context.Context) (*Result, error) {
-	res := &Result{Secrets: InputSecrets(Inputs{Profile: l.Profile, Set: l.Set, SetString: l.SetString, SetJSON: l.SetJSON})}
+	res := &Result{Secrets: InputSecrets(l.Inputs)}
 	rs, err := l.resolve(ctx)
 	if err != nil {
 		return res, err
@@ -118,11 +104,10 @@ func (l *Launch) resolve(ctx context.Context) (*Resolved, error) {
 // values computes the launch's values from its inputs and the catalog's
 // settings.
 func (l *Launch) values(rs *Resolved) (*Values, error) {
-	return ComputeValues(rs.Chart, Inputs{
-		Profile: l.Profile, Region: l.Region, ExtensionKey: l.Source.Catalog.ExtensionKey,
-		Platform: cmp.Or(l.Platform, l.Source.Catalog.Platform), Registry: l.Registry,
-		CatalogSliders: rs.Sliders, CatalogSource: rs.IndexURL,
-		ValueFiles: l.ValueFiles, Set: l.Set, SetString: l.SetString, SetJSON: l.SetJSON})
+	in := l.Inputs
+	in.ExtensionKey, in.Platform = l.Source.Catalog.ExtensionKey, cmp.Or(l.Platform, l.Source.Catalog.Platform)
+	in.CatalogSliders, in.CatalogSource = rs.Sliders, rs.IndexURL
+	return ComputeValues(rs.Chart, in)
 }
 
 // refusal is why the platform would not launch the chart with these

@@ -51,9 +51,6 @@ type sharedError struct{ msg string }
 func (e *sharedError) Error() string        { return e.msg }
 func (e *sharedError) Is(target error) bool { return target == ErrShared }
 
-// ParseDoc parses a text holding one YAML document.
-func ParseDoc(src []byte) (*Doc, error) { return parseDoc(src, 0) }
-
 // parseDoc parses a text holding one YAML document that starts after
 // line base of its file.
 func parseDoc(src []byte, base int) (*Doc, error) {
