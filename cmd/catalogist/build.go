@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -97,7 +98,7 @@ func addBuildFlags(fl *pflag.FlagSet, opt *builder.Options, verbose *bool) {
 // checkBuildFlags checks the flags addBuildFlags declares, before anything
 // starts.
 func checkBuildFlags(opt builder.Options) error {
-	if opt.LintFormat != "" && !validFormat(opt.LintFormat) {
+	if opt.LintFormat != "" && !slices.Contains(lint.Formats, opt.LintFormat) {
 		return fmt.Errorf("unknown format %q (known: %s)", opt.LintFormat, strings.Join(lint.Formats, ", "))
 	}
 	if opt.RegionID != "" && opt.RegionFile == "" {

@@ -9,6 +9,7 @@ import (
 	"log"
 	"net/url"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -288,11 +289,11 @@ func listCatalogs(ctx context.Context, stdout, stderr io.Writer, file *catalogsf
 			continue
 		}
 		sort.SliceStable(charts, func(i, j int) bool {
-			return highlighted(c, charts[i].Name) && !highlighted(c, charts[j].Name)
+			return slices.Contains(c.HighlightedCharts, charts[i].Name) && !slices.Contains(c.HighlightedCharts, charts[j].Name)
 		})
 		for _, ch := range charts {
 			star := " "
-			if highlighted(c, ch.Name) {
+			if slices.Contains(c.HighlightedCharts, ch.Name) {
 				star = "*"
 			}
 			fmt.Fprintf(stdout, "  %s %-32s %-10s %s\n", star, ch.Name, ch.Version, ch.Description)
@@ -302,13 +303,4 @@ func listCatalogs(ctx context.Context, stdout, stderr io.Writer, file *catalogsf
 		return &exitError{code: 1, err: errors.New("no catalog could be read")}
 	}
 	return nil
-}
-
-func highlighted(c *catalogsfile.Catalog, name string) bool {
-	for _, h := range c.HighlightedCharts {
-		if h == name {
-			return true
-		}
-	}
-	return false
 }

@@ -110,7 +110,7 @@ func runLint(ctx context.Context, stdout io.Writer, args []string, f lintFlags) 
 	if f.listRules {
 		return listRules(stdout)
 	}
-	if !validFormat(f.format) {
+	if !slices.Contains(lint.Formats, f.format) {
 		return usageError(fmt.Errorf("unknown format %q (known: %s)", f.format, strings.Join(lint.Formats, ", ")))
 	}
 	base, err := loadBaseline(f)
@@ -341,15 +341,6 @@ func loadBaseline(f lintFlags) (*lint.Baseline, error) {
 		return nil, fmt.Errorf("baseline %s does not exist; record the current findings in it first with: catalogist lint --baseline %s --write-baseline [PATH...]", f.baseline, f.baseline)
 	}
 	return b, err
-}
-
-func validFormat(f string) bool {
-	for _, k := range lint.Formats {
-		if k == f {
-			return true
-		}
-	}
-	return false
 }
 
 func listRules(w io.Writer) error {
