@@ -342,40 +342,60 @@ func Run(cats []*catalog.Catalog, opt Options) (*Result, error) {
 // RunContext lints catalogs; ctx bounds what a build's dependency loader
 // fetches.
 func RunContext(ctx context.Context, cats []*catalog.Catalog, opt Options) (*Result, error) {
-	rules := opt.Rules
-	if rules == nil {
-		rules = All
+	r := &runner{opt: opt, rules: opt.Rules, rs: newRunState(ctx, opt), res: &Result{Changed: opt.Changed}}
+	if r.rules == nil {
+		r.rules = All
 	}
-	envs, err := envs(cats, opt)
-	if err != nil {
+	var err error
+	if r.envs, err = envs(cats, opt); err != nil {
 		return nil, err
 	}
-	filters, err := configFilters(cats)
-	if err != nil {
+	if r.filters, err = configFilters(cats); err != nil {
 		return nil, err
 	}
-	rs := newRunState(ctx, opt)
-	res := &Result{Changed: opt.Changed}
-	var mu sync.Mutex
-	type job struct {
-		i   int
-		ch  *catalog.Chart
-		cat *catalog.Catalog
-	}
-	var jobs []job
+	var jobs []chartJob
 	for _, cat := range cats {
 		for _, ch := range cat.Charts {
-			jobs = append(jobs, job{len(jobs), ch, cat})
+			jobs = append(jobs, chartJob{len(jobs), ch, cat})
 		}
 	}
-	res.Charts = len(jobs)
+	r.res.Charts = len(jobs)
 	if opt.KeepAnalyses {
-		res.Analyses = make(map[*catalog.Chart]*analysis.Chart, len(jobs))
+		r.res.Analyses = make(map[*catalog.Chart]*analysis.Chart, len(jobs))
 	}
-	// Each worker reads, parses and checks whole charts with a schema
-	// compiler of its own.
+	if err := r.lintCharts(jobs); err != nil {
+		return nil, err
+	}
+	r.res.Findings = oncePerFile(r.res.Findings, opt.Overrides.Registry, r.envs)
+	r.regionRules(cats)
+	Sort(r.res.Findings)
+	return r.res, nil
+}
+
+// runner is one run of the rules over catalogs.
+type runner struct {
+	opt     Options
+	rules   []*Rule
+	rs      *runState
+	envs    map[*catalog.Catalog]catalogEnv
+	filters map[*catalog.Catalog]*filter
+	// mu guards res, which the workers fill.
+	mu  sync.Mutex
+	res *Result
+}
+
+// chartJob is the i-th chart of a run.
+type chartJob struct {
+	i   int
+	ch  *catalog.Chart
+	cat *catalog.Catalog
+}
+
+// lintCharts runs the chart rules over every chart. Each worker reads,
+// parses and checks whole charts with a schema compiler of its own.
+func (r *runner) lintCharts(jobs []chartJob) error {
 	errs := make([]error, len(jobs))
-	queue := make(chan job)
+	queue := make(chan chartJob)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
 		wg.Add(1)
@@ -383,39 +403,7 @@ func RunContext(ctx context.Context, cats []*catalog.Catalog, opt Options) (*Res
 			defer wg.Done()
 			comp := &schema.HelmCompiler{}
 			for j := range queue {
-				begin := time.Now()
-				passes, err := rs.chartPasses(j.ch, j.cat, opt, envs[j.cat])
-				if err != nil {
-					errs[j.i] = err
-					continue
-				}
-				if opt.KeepAnalyses && passes[0].Analysis != nil {
-					mu.Lock()
-					res.Analyses[j.ch] = passes[0].Analysis
-					mu.Unlock()
-				}
-				// The chart's findings are gathered apart so that its
-				// catalog's lint settings apply to them alone.
-				perRegion := make([][]Finding, len(passes))
-				for i, p := range passes {
-					p.findings, p.mu, p.state.compiler = &perRegion[i], &mu, comp
-					runChartRules(p, rules)
-				}
-				// The rules ran on this goroutine: what they rendered, if
-				// anything, is there to read.
-				if l := passes[0].launch; l != nil && l.out != nil && l.out.cancelled != nil {
-					errs[j.i] = l.out.cancelled
-					continue
-				}
-				found := mergeRegions(perRegion, rs.regionNames())
-				found = filters[j.cat].apply(found)
-				mu.Lock()
-				res.Findings = append(res.Findings, found...)
-				mu.Unlock()
-				if opt.Progress != nil {
-					e, w := (&Result{Findings: found}).Count()
-					opt.Progress(ChartDone{Chart: j.ch.Name, Of: len(jobs), Took: time.Since(begin), Errors: e, Warnings: w})
-				}
+				errs[j.i] = r.lintChart(j, len(jobs), comp)
 			}
 		}()
 	}
@@ -426,27 +414,65 @@ func RunContext(ctx context.Context, cats []*catalog.Catalog, opt Options) (*Res
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	res.Findings = oncePerFile(res.Findings, opt.Overrides.Registry, envs)
-	for _, reg := range opt.Regions {
+	return nil
+}
+
+// lintChart runs the chart rules over one chart, in each region.
+func (r *runner) lintChart(j chartJob, of int, comp *schema.HelmCompiler) error {
+	begin := time.Now()
+	passes, err := r.rs.chartPasses(j.ch, j.cat, r.opt, r.envs[j.cat])
+	if err != nil {
+		return err
+	}
+	if r.opt.KeepAnalyses && passes[0].Analysis != nil {
+		r.mu.Lock()
+		r.res.Analyses[j.ch] = passes[0].Analysis
+		r.mu.Unlock()
+	}
+	// The chart's findings are gathered apart so that its
+	// catalog's lint settings apply to them alone.
+	perRegion := make([][]Finding, len(passes))
+	for i, p := range passes {
+		p.findings, p.mu, p.state.compiler = &perRegion[i], &r.mu, comp
+		runChartRules(p, r.rules)
+	}
+	// The rules ran on this goroutine: what they rendered, if
+	// anything, is there to read.
+	if l := passes[0].launch; l != nil && l.out != nil && l.out.cancelled != nil {
+		return l.out.cancelled
+	}
+	found := mergeRegions(perRegion, r.rs.regionNames())
+	found = r.filters[j.cat].apply(found)
+	r.mu.Lock()
+	r.res.Findings = append(r.res.Findings, found...)
+	r.mu.Unlock()
+	if r.opt.Progress != nil {
+		e, w := (&Result{Findings: found}).Count()
+		r.opt.Progress(ChartDone{Chart: j.ch.Name, Of: of, Took: time.Since(begin), Errors: e, Warnings: w})
+	}
+	return nil
+}
+
+// regionRules runs the rules that concern a region file, once per region.
+func (r *runner) regionRules(cats []*catalog.Catalog) {
+	for _, reg := range r.opt.Regions {
 		env := catalogEnv{Env: schema.Env{Platform: schema.Catalogist}, model: schema.Catalogist.Model()}
 		if len(cats) > 0 {
-			env = envs[cats[0]]
+			env = r.envs[cats[0]]
 		}
-		p := &Pass{Region: reg, Platform: env.Platform, Model: env.model, findings: &res.Findings, mu: &mu, run: rs}
+		p := &Pass{Region: reg, Platform: env.Platform, Model: env.model, findings: &r.res.Findings, mu: &r.mu, run: r.rs}
 		p.Context = schema.NewContext(nil, reg, nil, "")
-		for _, r := range rules {
-			if r.Scope == PerRegion {
+		for _, rule := range r.rules {
+			if rule.Scope == PerRegion {
 				q := *p
-				q.rule = r
-				r.Run(&q)
+				q.rule = rule
+				rule.Run(&q)
 			}
 		}
 	}
-	Sort(res.Findings)
-	return res, nil
 }
 
 // runChartRules runs the rules that concern one chart's pass.

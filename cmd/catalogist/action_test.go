@@ -165,24 +165,6 @@ func TestActionAndWorkflowFiles(t *testing.T) {
 			}
 		}
 	}
-	// The Go side reads exactly the inputs action.yml declares.
-	var read []string
-	if _, err := readActionInputs(func(name string) string {
-		read = append(read, name)
-		return map[string]string{"command": "lint"}[name]
-	}); err != nil {
-		t.Fatal(err)
-	}
-	var declared []string
-	for name := range act.Inputs {
-		declared = append(declared, name)
-	}
-	slices.Sort(read)
-	slices.Sort(declared)
-	if !slices.Equal(read, declared) {
-		t.Errorf("catalogist action reads the inputs %v; action.yml declares %v", read, declared)
-	}
-
 	ids := map[string]bool{}
 	for _, s := range act.Runs.Steps {
 		if s.ID != "" {
@@ -623,61 +605,5 @@ func TestActionRunsLint(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ide, "_site", "index.yaml")); err != nil {
 		t.Errorf("build wrote no index into the default out, _site: %v", err)
-	}
-}
-
-// The inputs a workflow gives: defaults, lists, and refusals that name
-// the input and what it may be.
-func TestActionInputs(t *testing.T) {
-	inputs := func(m map[string]string) func(string) string {
-		return func(name string) string { return strings.TrimSpace(m[name]) }
-	}
-	in, err := readActionInputs(inputs(map[string]string{"command": "lint", "schema_registry": "schemas\n  more/schemas other", "fail_on": "warning", "base_url": "https://o.github.io/r/", "changed_since": "origin/main"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := in.lintFlags()
-	if f.format != "github" || !f.strict || f.sarif != defaultSARIF || f.published != "https://o.github.io/r/" || f.changedSince != "origin/main" ||
-		!slices.Equal(f.registries, []string{"schemas", "more/schemas", "other"}) {
-		t.Errorf("lint flags %+v", f)
-	}
-	in, err = readActionInputs(inputs(map[string]string{"command": "build", "base_url": "https://o.github.io/r/", "region": "r.yaml", "platform": "onyxia"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := in.buildOptions()
-	if b.Catalog != "." || b.Out != defaultSite || b.Merge != "https://o.github.io/r/" || !b.MergeOptional || b.BaseURL != b.Merge || b.RegionFile != "r.yaml" || b.Platform != "onyxia" || b.LintFormat != "github" {
-		t.Errorf("build options %+v", b)
-	}
-	t.Setenv("GITHUB_REPOSITORY", "owner/catalog")
-	t.Setenv("GITHUB_API_URL", "https://ghe.example/api/v3")
-	t.Setenv("GITHUB_TOKEN", "from-env")
-	in, err = readActionInputs(inputs(map[string]string{"command": "publish", "token": "t0k", "out": "site"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p := in.publishFlags(); p.token != "t0k" || p.repo != "owner/catalog" || p.apiURL != "https://ghe.example/api/v3" ||
-		p.build.Out != "site" || p.build.Merge != "" || !p.build.MergeOptional || p.build.LintFormat != "github" {
-		t.Errorf("publish flags %+v", p)
-	}
-	in.token = ""
-	if p := in.publishFlags(); p.token != "from-env" {
-		t.Errorf("publish token %q without the token input, want GITHUB_TOKEN's", p.token)
-	}
-
-	for _, c := range []struct {
-		inputs map[string]string
-		want   string
-	}{
-		{map[string]string{}, "input command is empty: set it to lint, build, publish"},
-		{map[string]string{"command": "deploy"}, `input command is "deploy": it must be one of lint, build, publish`},
-		{map[string]string{"command": "lint", "fail_on": "warnings"}, `input fail_on is "warnings": it must be one of error, warning`},
-		{map[string]string{"command": "publish", "fail_on": "warning"}, "input fail_on is warning, which publish cannot honour"},
-		{map[string]string{"command": "build", "changed_since": "origin/main"}, "input changed_since is set, but it applies to command lint only"},
-		{map[string]string{"command": "lint", "platform": "kubeflow"}, "input platform: "},
-	} {
-		if _, err := readActionInputs(inputs(c.inputs)); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("inputs %v: error %v, want %q", c.inputs, err, c.want)
-		}
 	}
 }

@@ -175,8 +175,8 @@ func TestBuildLock(t *testing.T) {
 
 	r := catalogist(t, nil, "build", "../../examples/ide", "--out", out, "--no-wait")
 	want := "another build into " + out + " is running (pid " + strconv.Itoa(a.cmd.Process.Pid) + ", holding " + lock + ")"
-	if r.code != 2 || !strings.Contains(r.stderr, want) {
-		t.Errorf("--no-wait beside a running build: exit %d, want 2 and %q:\n%s", r.code, want, r.stderr)
+	if r.code != 3 || !strings.Contains(r.stderr, want) {
+		t.Errorf("--no-wait beside a running build: exit %d, want 3 and %q:\n%s", r.code, want, r.stderr)
 	}
 
 	c := exec.Command(binary, "build", "../../examples/ide", "--out", out)
@@ -254,13 +254,13 @@ entries:
 		{"listed twice", srv.URL + "/dup/", nil, 1, []string{
 			srv.URL + "/dup/index.yaml:4 and line 8", `chart "old-chart" version 1.0.0 is listed twice`,
 			"sha256:aaaaaaaa", "sha256:bbbbbbbb"}},
-		{"server error", srv.URL + "/fail/", nil, 2, []string{srv.URL + "/fail/index.yaml", "500 Internal Server Error", "does not go on without it"}},
-		{"server error, optional", srv.URL + "/fail/", []string{"--merge-optional"}, 2, []string{"500 Internal Server Error"}},
-		{"closed connection", srv.URL + "/closed/", []string{"--merge-optional"}, 2, []string{srv.URL + "/closed/index.yaml"}},
+		{"server error", srv.URL + "/fail/", nil, 3, []string{srv.URL + "/fail/index.yaml", "500 Internal Server Error", "does not go on without it"}},
+		{"server error, optional", srv.URL + "/fail/", []string{"--merge-optional"}, 3, []string{"500 Internal Server Error"}},
+		{"closed connection", srv.URL + "/closed/", []string{"--merge-optional"}, 3, []string{srv.URL + "/closed/index.yaml"}},
 		{"not found", srv.URL + "/missing/", nil, 2, []string{"404 Not Found", "add --merge-optional"}},
 		{"not found, optional", srv.URL + "/missing/", []string{"--merge-optional"}, 0, []string{"no published index at " + srv.URL + "/missing/ yet"}},
 		{"gone, optional", srv.URL + "/gone/", []string{"--merge-optional"}, 0, []string{"no published index at " + srv.URL + "/gone/ yet"}},
-		{"credentials", withCredentials + "/fail/", nil, 2, []string{"/fail/index.yaml", "500"}},
+		{"credentials", withCredentials + "/fail/", nil, 3, []string{"/fail/index.yaml", "500"}},
 		{"no such file, optional", filepath.Join(local, "none", "index.yaml"), []string{"--merge-optional"}, 0, []string{"no published index at"}},
 		{"not a directory, optional", filepath.Join(notDir, "index.yaml"), []string{"--merge-optional"}, 2, []string{"not a directory"}},
 	} {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catalogist/catalogist/internal/action"
 	"github.com/catalogist/catalogist/internal/output/chartdocs"
 	"github.com/catalogist/catalogist/internal/testkit/filetree"
 )
@@ -23,18 +23,11 @@ func docsRun(t *testing.T, args ...string) result {
 	root.SetOut(&out)
 	root.SetErr(&errb)
 	root.SetArgs(append([]string{"docs"}, args...))
-	code := 0
-	if err := root.Execute(); err != nil {
-		code = 2
-		var ee *exitError
-		if errors.As(err, &ee) {
-			code = ee.code
-		}
-		if ee == nil || ee.err != nil {
-			errb.WriteString(err.Error() + "\n")
-		}
+	err := root.Execute()
+	if err != nil && err.Error() != "" {
+		errb.WriteString(err.Error() + "\n")
 	}
-	return result{out.String(), errb.String(), code}
+	return result{out.String(), errb.String(), action.ExitCode(err)}
 }
 
 // The examples' READMEs are up to date; a README whose schema changed

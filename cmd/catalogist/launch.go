@@ -1,29 +1,15 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"fmt"
-	"io"
-	"log"
-	"net/url"
-	"path"
-	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
-	"sigs.k8s.io/yaml"
 
-	"github.com/catalogist/catalogist/internal/base/progress"
-	"github.com/catalogist/catalogist/internal/base/secret"
-	"github.com/catalogist/catalogist/internal/input/chartrepo"
-	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/action"
 	"github.com/catalogist/catalogist/internal/model/schema"
-	"github.com/catalogist/catalogist/internal/target/catalogsfile"
 	"github.com/catalogist/catalogist/internal/target/launcher"
 )
 
@@ -74,38 +60,22 @@ refused the same way, with each reason at its file:line:col: the platform
 would not let a user launch it either. --dry-run renders the manifests
 without a cluster.
 
-Exit status: 0 on success; 1 when values or the chart's form are refused,
-the chart cannot be fetched or verified, or the cluster cannot be reached
-or refuses the install; 2 for usage errors and unreadable files (catalogs,
-profile, region, schema registry).`,
+Exit status (docs/exit-codes.md): 0 on success; 1 when values or the
+chart's form are refused, the chart does not verify, or the cluster refuses
+the install; 2 for usage errors and unreadable files (catalogs, profile,
+region, schema registry); 3 when the catalog or the cluster cannot be
+reached.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			file, err := catalogsfile.Load(catalogsFile)
-			if err != nil {
-				return usageError(err)
-			}
-			if l.Source, err = launcher.ParseRef(args[0], repoURL, file); err != nil {
-				return usageError(err)
-			}
-			ov, err := schemaOverrides("", platform, registries)
-			if err != nil {
-				return usageError(err)
-			}
-			l.Platform, l.Registry = ov.Platform, ov.Registry
-			if profileFile != "" {
-				if l.Profile, err = launcher.LoadProfile(profileFile); err != nil {
-					return usageError(err)
-				}
-			}
-			if regionFile != "" {
-				if l.Region, err = region.Load(regionFile, regionID); err != nil {
-					return usageError(err)
-				}
-			}
 			cl.configure()
 			l.Namespace = cl.namespace
-			l.Resolver.Progress = downloadMeter(progress.New(cmd.ErrOrStderr(), progress.Options{}))
-			return runLaunch(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), l, showValues)
+			a := &action.Launch{
+				Launch: l, Ref: args[0], RepoURL: repoURL, CatalogsFile: catalogsFile,
+				RegionFile: regionFile, RegionID: regionID, ProfileFile: profileFile,
+				Platform: platform, Registries: registries, ShowValues: showValues,
+				Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr(),
+			}
+			return a.Run(cmd.Context())
 		},
 	}
 	cl.add(cmd, "namespace to install into, created when missing (default the kubeconfig context's)")
@@ -132,63 +102,6 @@ profile, region, schema registry).`,
 	return cmd
 }
 
-// downloadMeter shows each package download on rep under the package's
-// file name: the URL may be long, and its query may hold a token.
-func downloadMeter(rep *progress.Reporter) func(src string, size int64) chartrepo.Meter {
-	return func(src string, size int64) chartrepo.Meter {
-		name := src
-		if u, err := url.Parse(src); err == nil && u.Path != "" {
-			name = path.Base(u.Path)
-		}
-		return rep.Bytes("download "+name, size)
-	}
-}
-
-func runLaunch(ctx context.Context, stdout, stderr io.Writer, l *launcher.Launch, showValues bool) error {
-	// Helm logs its warnings with the standard logger, quoting values;
-	// they are printed once the launch's secrets are known.
-	var helmLog bytes.Buffer
-	orig := log.Writer()
-	log.SetOutput(&helmLog)
-	res, err := l.Run(ctx)
-	log.SetOutput(orig)
-	fmt.Fprint(stderr, res.Secrets.Scrub(helmLog.String()))
-	if rs := res.Resolved; rs != nil {
-		fmt.Fprintf(stderr, "%s %s from %s (sha256:%s verified)\n", rs.Chart.Name(), rs.Version.Version, rs.PackageURL, strings.TrimPrefix(rs.Version.Digest, "sha256:"))
-		if rs.Stale != nil {
-			fmt.Fprintf(stderr, "warning: using the cached index of %s: %s\n", rs.IndexURL, secret.RedactURLs(rs.Stale.Error()))
-		}
-	}
-	if v := res.Values; v != nil {
-		for _, w := range v.Warnings {
-			fmt.Fprintln(stderr, "warning:", secret.RedactURLs(w))
-		}
-		if showValues {
-			out, yerr := yaml.Marshal(v.Masked())
-			if yerr != nil {
-				return yerr
-			}
-			fmt.Fprintf(stdout, "# values of %s\n%s", res.Name, res.Secrets.Scrub(string(out)))
-		}
-	}
-	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
-	// Templates put values anywhere: a Secret's data, an environment
-	// variable, a NOTES.txt line.
-	sec := res.Secrets
-	if l.DryRun {
-		fmt.Fprint(stdout, sec.Manifest(res.Manifest))
-		fmt.Fprintf(stderr, "dry run: %s would be installed as %s in namespace %s\n", res.Resolved.Chart.Name(), res.Name, res.Namespace)
-		return nil
-	}
-	fmt.Fprintf(stdout, "launched %s (%s %s) in namespace %s: %s\n", res.Name, res.Resolved.Chart.Name(), res.Resolved.Version.Version, res.Namespace, res.Status)
-	if res.Notes != "" {
-		fmt.Fprintf(stdout, "\n%s\n", sec.Scrub(strings.TrimSpace(res.Notes)))
-	}
-	return nil
-}
-
 func newListCmd() *cobra.Command {
 	var cl clusterFlags
 	cmd := &cobra.Command{
@@ -201,7 +114,7 @@ func newListCmd() *cobra.Command {
 			ls.Namespace = cl.namespace
 			rs, err := ls.Run(cmd.Context())
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return action.RefusedOrFailed(err)
 			}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "NAME\tNAMESPACE\tCATALOG\tCHART\tVERSION\tSTATUS\tUPDATED")
@@ -227,7 +140,7 @@ func newUninstallCmd() *cobra.Command {
 			u := launcher.NewUninstall(&cl.cfg)
 			u.Namespace, u.Name, u.Timeout = cl.namespace, args[0], timeout
 			if err := u.Run(cmd.Context()); err != nil {
-				return &exitError{code: 1, err: err}
+				return action.RefusedOrFailed(err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "uninstalled %s\n", args[0])
 			return nil
@@ -262,45 +175,11 @@ A catalogs file is a list of entries:
       caFile: ca.pem                              # relative to this file`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			file, err := catalogsfile.Load(catalogsFile)
-			if err != nil {
-				return usageError(err)
-			}
-			return listCatalogs(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), file, cacheDir)
+			c := &action.Catalogs{File: catalogsFile, CacheDir: cacheDir, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr()}
+			return c.Run(cmd.Context())
 		},
 	}
 	cmd.Flags().StringVar(&catalogsFile, "catalogs", "", "catalogs file (default catalogs.yaml in the user's configuration directory)")
 	cmd.Flags().StringVar(&cacheDir, "cache-dir", "", "cache of indexes (default the user's cache directory)")
 	return cmd
-}
-
-func listCatalogs(ctx context.Context, stdout, stderr io.Writer, file *catalogsfile.File, cacheDir string) error {
-	if file.Path == "" {
-		fmt.Fprintln(stderr, "no catalogs file: showing the platform's default catalogs")
-	}
-	r := launcher.Resolver{CacheDir: cacheDir}
-	failed := 0
-	for _, c := range file.Catalogs {
-		fmt.Fprintf(stdout, "%s\t%s (%s, %s)\n", c.ID, c.Name, secret.RedactURL(c.Location), c.Status)
-		charts, err := r.Charts(ctx, c)
-		if err != nil {
-			failed++
-			fmt.Fprintf(stdout, "  (unavailable: %s)\n", secret.RedactURLs(err.Error()))
-			continue
-		}
-		sort.SliceStable(charts, func(i, j int) bool {
-			return slices.Contains(c.HighlightedCharts, charts[i].Name) && !slices.Contains(c.HighlightedCharts, charts[j].Name)
-		})
-		for _, ch := range charts {
-			star := " "
-			if slices.Contains(c.HighlightedCharts, ch.Name) {
-				star = "*"
-			}
-			fmt.Fprintf(stdout, "  %s %-32s %-10s %s\n", star, ch.Name, ch.Version, ch.Description)
-		}
-	}
-	if failed == len(file.Catalogs) && failed > 0 {
-		return &exitError{code: 1, err: errors.New("no catalog could be read")}
-	}
-	return nil
 }

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -11,26 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/catalogist/catalogist/internal/action"
 	"github.com/catalogist/catalogist/internal/base/secret"
 )
-
-// exitError carries a process exit code through cobra.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return ""
-	}
-	return e.err.Error()
-}
-
-func (e *exitError) Unwrap() error { return e.err }
-
-// usageError marks bad flags, arguments or unreadable input: exit code 2.
-func usageError(err error) error { return &exitError{code: 2, err: err} }
 
 func main() {
 	// A lint run allocates a few hundred megabytes of short-lived schema
@@ -50,20 +32,12 @@ func run(args []string) int {
 	root := newRoot()
 	root.SetArgs(args)
 	err := root.Execute()
-	if err == nil {
-		return 0
-	}
 	// A URL in a message may come with the credentials of a catalogs
 	// file, a flag or a server; none is printed.
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil {
-			fmt.Fprintln(os.Stderr, "catalogist:", secret.RedactURLs(ee.err.Error()))
-		}
-		return ee.code
+	if err != nil && err.Error() != "" {
+		fmt.Fprintln(os.Stderr, "catalogist:", secret.RedactURLs(err.Error()))
 	}
-	fmt.Fprintln(os.Stderr, "catalogist:", secret.RedactURLs(err.Error()))
-	return 2
+	return action.ExitCode(err)
 }
 
 func newRoot() *cobra.Command {
@@ -74,7 +48,7 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageError(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
+		return action.Usage(fmt.Errorf("%w (see %s --help)", err, c.CommandPath()))
 	})
 	root.AddCommand(newLintCmd(), newBuildCmd(), newLaunchCmd(), newListCmd(), newUninstallCmd(), newCatalogsCmd(), newMigrateCmd(), newFormCmd(), newServeCmd(), newActionCmd(), newPublishCmd(), newNewCmd(), newDocsCmd())
 	addVersion(root)

@@ -1024,3 +1024,8 @@ func formVectorsCLI(t *testing.T, vectors string) {
 		})
 	}
 }
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

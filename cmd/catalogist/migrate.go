@@ -1,12 +1,9 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"os"
-
 	"github.com/spf13/cobra"
 
+	"github.com/catalogist/catalogist/internal/action"
 	"github.com/catalogist/catalogist/internal/target/migrate"
 )
 
@@ -33,64 +30,15 @@ Shapes it does not recognise, and values reached through a YAML alias or
 merge key, are reported and left alone, not guessed. A file given through a
 symbolic link is written where the link points.
 
-Exit status: 0 on success (with or without changes); 1 when the new
-repository's index cannot be read or a file cannot be written; 2 for usage
-errors and for files it refuses (unreadable, not valid YAML, binary, a key
-twice, the same file given twice).`,
+Exit status (docs/exit-codes.md): 0 on success (with or without changes);
+1 when the new repository's index does not have what the migration needs;
+2 for usage errors and for files it refuses or cannot write (unreadable,
+not valid YAML, binary, a key twice, the same file given twice); 3 when the
+new repository's index cannot be fetched.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.Values == "" && o.Chart == "" && o.App == "" && o.IdpValues == "" {
-				return usageError(fmt.Errorf("nothing to migrate: give --values, --chart, --app or --idp-values"))
-			}
-			for _, p := range []string{o.Values, o.Chart, o.App, o.IdpValues} {
-				if p == "" {
-					continue
-				}
-				if _, err := os.Stat(p); err != nil {
-					return usageError(err)
-				}
-			}
-			m, err := migrate.New(o)
-			if err != nil {
-				return &exitError{code: 1, err: err}
-			}
-			res, err := m.Run(cmd.Context())
-			if ie := (*migrate.InputError)(nil); errors.As(err, &ie) {
-				return usageError(err)
-			}
-			if err != nil {
-				return &exitError{code: 1, err: err}
-			}
-			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			fmt.Fprint(out, res.Diff())
-			changed := 0
-			for _, f := range res.Files {
-				if f.Changed() {
-					changed++
-				}
-				for _, c := range f.Changes {
-					fmt.Fprintf(errw, "%s: %s\n", f.Path, c)
-				}
-			}
-			for _, n := range res.Notes {
-				fmt.Fprintf(errw, "note: %s\n", n)
-			}
-			switch {
-			case changed == 0:
-				fmt.Fprintf(errw, "nothing to change: already on %s %s\n", res.Chart, res.Version)
-			case write:
-				if err := res.Write(); err != nil {
-					return &exitError{code: 1, err: err}
-				}
-				fmt.Fprintf(errw, "wrote %d file(s) for %s %s\n", changed, res.Chart, res.Version)
-			default:
-				fmt.Fprintf(errw, "%d file(s) would change for %s %s: run again with --write to apply\n", changed, res.Chart, res.Version)
-			}
-			fmt.Fprintln(errw, "then:")
-			for _, c := range res.Commands {
-				fmt.Fprintf(errw, "  %s\n", c)
-			}
-			return nil
+			a := &action.Migrate{Options: o, Write: write, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr()}
+			return a.Run(cmd.Context())
 		},
 	}
 	fl := cmd.Flags()

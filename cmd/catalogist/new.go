@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/catalogist/catalogist/internal/action"
 	"github.com/catalogist/catalogist/internal/model/schema"
 	"github.com/catalogist/catalogist/internal/output/scaffold"
 )
@@ -25,10 +26,11 @@ install, for you to make your own:
   catalogist new chart NAME      charts/NAME/ and icons/NAME.svg in the
                                  catalog of the current directory (or --catalog)
 
-Exit status: 0 when written, 2 when refused (nothing is written then).`,
+Exit status (docs/exit-codes.md): 0 when written, 2 when refused (nothing
+is written then).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageError(fmt.Errorf("say what to create: catalogist new catalog DIR, or catalogist new chart NAME"))
+			return action.Usage(fmt.Errorf("say what to create: catalogist new catalog DIR, or catalogist new chart NAME"))
 		},
 	}
 	cmd.AddCommand(newNewCatalogCmd(), newNewChartCmd())
@@ -54,7 +56,7 @@ platform's own, the extension key: lint, build and new chart then use them.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := scaffold.NewCatalog(args[0], opt)
 			if err != nil {
-				return usageError(err)
+				return action.Usage(err)
 			}
 			writeNewCatalog(cmd.OutOrStdout(), res)
 			return nil
@@ -87,7 +89,7 @@ for lint.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			res, err := scaffold.NewChart(catalogDir, args[0], opt)
 			if err != nil {
-				return usageError(err)
+				return action.Usage(err)
 			}
 			writeNewChart(cmd.OutOrStdout(), catalogDir, res)
 			return nil
@@ -102,7 +104,7 @@ for lint.`,
 func oneArg(usage string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != 1 {
-			return usageError(fmt.Errorf("%d arguments; write %s", len(args), usage))
+			return action.Usage(fmt.Errorf("%d arguments; write %s", len(args), usage))
 		}
 		return nil
 	}

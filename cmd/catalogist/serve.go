@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catalogist/catalogist/builder"
+	"github.com/catalogist/catalogist/internal/action"
 	"github.com/catalogist/catalogist/internal/publish/devserver"
 )
 
@@ -37,8 +38,8 @@ Serving stops on Ctrl-C, which removes the temporary directory. The files
 served are those build writes; only the pages, as they are served, get the
 script that reloads them and shows the banners.
 
-Exit status: 0 when stopped, 2 for usage errors, an address in use
-included.`,
+Exit status (docs/exit-codes.md): 0 when stopped, 2 for usage errors, an
+address in use included.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opt.Catalog = "."
@@ -55,8 +56,8 @@ included.`,
 }
 
 func runServe(ctx context.Context, stdout, stderr io.Writer, opt builder.Options, addr string, verbose bool) error {
-	if err := checkBuildFlags(opt); err != nil {
-		return usageError(err)
+	if err := action.CheckBuildOptions(opt); err != nil {
+		return action.Usage(err)
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -64,13 +65,13 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, opt builder.Options
 	if verbose {
 		sopt.OnBuild = func(res *builder.Result, _ error) {
 			if res != nil {
-				writeSteps(stderr, res.Steps)
+				action.WriteSteps(stderr, res.Steps)
 			}
 		}
 	}
 	s, err := devserver.Start(ctx, sopt)
 	if err != nil {
-		return usageError(err)
+		return action.Usage(err)
 	}
 	fmt.Fprintf(stdout, "serving %s at %s (Ctrl-C to stop)\n", opt.Catalog, s.URL())
 	<-s.Done()

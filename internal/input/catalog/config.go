@@ -10,10 +10,15 @@ import (
 	"github.com/catalogist/catalogist/internal/input/srcpos"
 )
 
-// Platforms lists the names catalog.yaml's platform may take. Package schema
-// defines what each one means; it imports this package, so the names are
-// repeated here rather than imported.
-var Platforms = []string{"onyxia", "catalogist"}
+// The names catalog.yaml's platform may take: the one list of platforms.
+// Package schema defines what each one means, under these names.
+const (
+	PlatformOnyxia     = "onyxia"
+	PlatformCatalogist = "catalogist"
+)
+
+// Platforms lists the platforms' names, the reference first.
+func Platforms() []string { return []string{PlatformOnyxia, PlatformCatalogist} }
 
 // Level is what catalog.yaml's lint.rules makes of a rule's findings.
 type Level string
@@ -70,16 +75,17 @@ func unknownKey(m *srcpos.Node, format string, known []string) error {
 }
 
 func readPlatform(n *srcpos.Node) (string, error) {
+	names := Platforms()
 	if n.Kind != srcpos.String {
-		return "", &srcpos.Error{Pos: n.Pos, Msg: fmt.Sprintf("platform must be a name: write platform: %s", strings.Join(Platforms, " or platform: "))}
+		return "", &srcpos.Error{Pos: n.Pos, Msg: fmt.Sprintf("platform must be a name: write platform: %s", strings.Join(names, " or platform: "))}
 	}
-	for _, p := range Platforms {
+	for _, p := range names {
 		if n.Text == p {
 			return p, nil
 		}
 	}
-	msg := fmt.Sprintf("unknown platform %q (known: %s)", n.Text, strings.Join(Platforms, ", "))
-	if s := suggest.Closest(n.Text, Platforms); s != "" {
+	msg := fmt.Sprintf("unknown platform %q (known: %s)", n.Text, strings.Join(names, ", "))
+	if s := suggest.Closest(n.Text, names); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return "", &srcpos.Error{Pos: n.Pos, Msg: msg}

@@ -125,7 +125,7 @@ func (c *Client) get(ctx context.Context, u string, header http.Header) (*http.R
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, fmt.Errorf("fetching %s: %w", Redact(u), err)
+		return nil, &NetworkError{URL: Redact(u), Err: err}
 	}
 	switch resp.StatusCode {
 	case http.StatusOK:
@@ -156,6 +156,18 @@ type StatusError struct {
 }
 
 func (e *StatusError) Error() string { return fmt.Sprintf("fetching %s: %s", e.URL, e.Status) }
+
+// NetworkError is a request that got no answer: the connection refused or
+// dropped, a name not resolved, a time-out.
+type NetworkError struct {
+	// URL is the address asked, redacted.
+	URL string
+	Err error
+}
+
+func (e *NetworkError) Error() string { return fmt.Sprintf("fetching %s: %v", e.URL, e.Err) }
+
+func (e *NetworkError) Unwrap() error { return e.Err }
 
 // NotFound reports whether err is a server's 404 or 410 answer.
 func NotFound(err error) bool {

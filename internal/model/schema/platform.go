@@ -2,10 +2,11 @@ package schema
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/catalogist/catalogist/internal/base/suggest"
+	"github.com/catalogist/catalogist/internal/input/catalog"
 
 	"github.com/catalogist/catalogist/internal/model/launchcontext"
 )
@@ -35,27 +36,32 @@ type Platform struct {
 // The targets.
 var (
 	// Onyxia is the reference platform as it behaves today.
-	Onyxia = &Platform{Name: "onyxia", ExtKey: "x-onyxia"}
+	Onyxia = &Platform{Name: catalog.PlatformOnyxia, ExtKey: "x-onyxia"}
 	// Catalogist is the extension as this project documents it, with the
 	// seed's region-bounded sliders.
-	Catalogist = &Platform{Name: "catalogist", ExtKey: DefaultExtensionKey, RegionSliders: true, StepAndUnitRequired: true, RegionBoundsInContext: true}
+	Catalogist = &Platform{Name: catalog.PlatformCatalogist, ExtKey: DefaultExtensionKey, RegionSliders: true, StepAndUnitRequired: true, RegionBoundsInContext: true}
 )
 
-var platforms = map[string]*Platform{Onyxia.Name: Onyxia, Catalogist.Name: Catalogist}
+// platformNamed is the target of each name of catalog.Platforms, nil for
+// another name.
+func platformNamed(name string) *Platform {
+	switch name {
+	case catalog.PlatformOnyxia:
+		return Onyxia
+	case catalog.PlatformCatalogist:
+		return Catalogist
+	}
+	return nil
+}
 
 // PlatformNames lists the targets, sorted.
 func PlatformNames() []string {
-	out := make([]string, 0, len(platforms))
-	for n := range platforms {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(slices.Values(catalog.Platforms()))
 }
 
 // PlatformNamed returns a target by name.
 func PlatformNamed(name string) (*Platform, error) {
-	if p := platforms[name]; p != nil {
+	if p := platformNamed(name); p != nil {
 		return p, nil
 	}
 	return nil, fmt.Errorf("unknown platform %q (known: %s)%s", name, strings.Join(PlatformNames(), ", "), suggest.Hint(name, PlatformNames()))
@@ -65,7 +71,7 @@ func PlatformNamed(name string) (*Platform, error) {
 // named (or the name is unknown): a catalog linted for onyxia writes
 // x-onyxia unless it says otherwise.
 func PlatformKey(name string) string {
-	if p := platforms[name]; p != nil {
+	if p := platformNamed(name); p != nil {
 		return p.ExtKey
 	}
 	return ""

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/catalogist/catalogist/internal/base/slider"
+	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/internal/input/srcpos"
 )
 
@@ -319,5 +320,19 @@ func TestParseErrorsAndLoad(t *testing.T) {
 		if s.Top == nil || len(s.Options) != 0 {
 			t.Errorf("%s: Top %v with %d options", src, s.Top, len(s.Options))
 		}
+	}
+}
+
+// catalog.Platforms is the one list of platforms: each name is defined
+// here under that name.
+func TestEveryPlatformDefined(t *testing.T) {
+	for _, name := range catalog.Platforms() {
+		p, err := PlatformNamed(name)
+		if err != nil || p.Name != name {
+			t.Errorf("platform %q: %v, %+v", name, err, p)
+		}
+	}
+	if _, err := PlatformNamed("kubeflow"); err == nil {
+		t.Error("an unknown platform has a definition")
 	}
 }

@@ -38,7 +38,7 @@ func catalogYAML(siteURL string) obj {
 			"examples": strList(platformKeys()), "errorMessage": "an extension key starts with x-",
 		}, catalogDocs["extensionKey"]),
 		"sliders":  described(ref("sliders"), catalogDocs["sliders"]),
-		"platform": described(obj{"enum": strList(catalog.Platforms)}, catalogDocs["platform"]),
+		"platform": described(obj{"enum": strList(catalog.Platforms())}, catalogDocs["platform"]),
 		"schemaRegistry": described(obj{
 			"type":      []any{"string", "array", "null"},
 			"minLength": 1,

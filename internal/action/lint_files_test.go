@@ -1,9 +1,10 @@
-package main
+package action
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"regexp"
 	"slices"
@@ -70,17 +71,17 @@ type filesRun struct {
 
 // lintJSON runs lint in-process with --format json, as a hook would with
 // the files of a commit.
-func lintJSON(t *testing.T, f lintFlags, args ...string) filesRun {
+func lintJSON(t *testing.T, f Lint, args ...string) filesRun {
 	t.Helper()
-	f.format = "json"
 	var out bytes.Buffer
-	err := runLint(t.Context(), &out, args, f)
+	f.Format, f.Paths, f.Stdout, f.Stderr = "json", args, &out, io.Discard
+	err := f.Run(t.Context())
 	var r filesRun
-	var ee *exitError
-	if errors.As(err, &ee) {
-		r.code = ee.code
-		if ee.err != nil {
-			r.err = ee.err.Error()
+	var ae *Error
+	if errors.As(err, &ae) {
+		r.code = ae.Code
+		if ae.Err != nil {
+			r.err = ae.Err.Error()
 		}
 	} else if err != nil {
 		t.Fatalf("lint %s: %v", strings.Join(args, " "), err)
@@ -99,34 +100,34 @@ func TestLintFiles(t *testing.T) {
 	filesRepo(t)
 	for _, tc := range []struct {
 		name   string
-		flags  lintFlags
+		flags  Lint
 		args   []string
 		charts int
 		code   int
 		// findings are "rule file:line" of every finding.
 		findings []string
 	}{
-		{"a chart's values", lintFlags{}, []string{"ide/charts/jupyter/values.yaml"}, 1, 0, nil},
-		{"a chart's schema, with its finding's position", lintFlags{}, []string{"ide/charts/rstudio/values.schema.json"}, 1, 1,
+		{"a chart's values", Lint{}, []string{"ide/charts/jupyter/values.yaml"}, 1, 0, nil},
+		{"a chart's schema, with its finding's position", Lint{}, []string{"ide/charts/rstudio/values.schema.json"}, 1, 1,
 			[]string{"option-type ide/charts/rstudio/values.schema.json:3"}},
-		{"two charts of one catalog", lintFlags{}, []string{"ide/charts/jupyter/Chart.yaml", "ide/charts/rstudio/values.yaml", "ide/charts/jupyter/values.schema.json"}, 2, 1,
+		{"two charts of one catalog", Lint{}, []string{"ide/charts/jupyter/Chart.yaml", "ide/charts/rstudio/values.yaml", "ide/charts/jupyter/values.schema.json"}, 2, 1,
 			[]string{"option-type ide/charts/rstudio/values.schema.json:3"}},
-		{"a subchart's file stands for its chart", lintFlags{}, []string{"ide/charts/jupyter/charts/sub/values.yaml"}, 1, 0, nil},
-		{"catalog.yaml", lintFlags{}, []string{"ide/catalog.yaml"}, 2, 1,
+		{"a subchart's file stands for its chart", Lint{}, []string{"ide/charts/jupyter/charts/sub/values.yaml"}, 1, 0, nil},
+		{"catalog.yaml", Lint{}, []string{"ide/catalog.yaml"}, 2, 1,
 			[]string{"option-type ide/charts/rstudio/values.schema.json:3"}},
-		{"an icon concerns every chart", lintFlags{}, []string{"ide/icons/jupyter.svg"}, 2, 1,
+		{"an icon concerns every chart", Lint{}, []string{"ide/icons/jupyter.svg"}, 2, 1,
 			[]string{"option-type ide/charts/rstudio/values.schema.json:3"}},
-		{"a region file beside catalogs", lintFlags{}, []string{"region.yaml"}, 3, 1,
+		{"a region file beside catalogs", Lint{}, []string{"region.yaml"}, 3, 1,
 			[]string{"option-type ide/charts/rstudio/values.schema.json:3", "region-file region.yaml:1"}},
-		{"a region file with a chart lints its catalogs whole", lintFlags{}, []string{"ide/charts/jupyter/values.yaml", "region.yaml"}, 3, 1,
+		{"a region file with a chart lints its catalogs whole", Lint{}, []string{"ide/charts/jupyter/values.yaml", "region.yaml"}, 3, 1,
 			[]string{"option-type ide/charts/rstudio/values.schema.json:3", "region-file region.yaml:1"}},
-		{"a region file in a catalog", lintFlags{}, []string{"db/region-eu.yaml"}, 1, 0, nil},
-		{"the region file --region names", lintFlags{regions: []string{"region.yaml"}}, []string{"./region.yaml", "db/charts/pg/Chart.yaml"}, 3, 1,
+		{"a region file in a catalog", Lint{}, []string{"db/region-eu.yaml"}, 1, 0, nil},
+		{"the region file --region names", Lint{Regions: []string{"region.yaml"}}, []string{"./region.yaml", "db/charts/pg/Chart.yaml"}, 3, 1,
 			[]string{"option-type ide/charts/rstudio/values.schema.json:3", "region-file region.yaml:1"}},
-		{"a deleted file of a chart", lintFlags{}, []string{"ide/charts/jupyter/templates/gone.yaml"}, 1, 0, nil},
-		{"a deleted chart", lintFlags{}, []string{"ide/charts/gone/values.yaml"}, 0, 0, nil},
-		{"a file of no chart in a catalog", lintFlags{}, []string{"ide/README.md"}, 0, 0, nil},
-		{"directories: the files beside them are skipped, as before", lintFlags{}, []string{"ide", "db", "notes.txt"}, 3, 1,
+		{"a deleted file of a chart", Lint{}, []string{"ide/charts/jupyter/templates/gone.yaml"}, 1, 0, nil},
+		{"a deleted chart", Lint{}, []string{"ide/charts/gone/values.yaml"}, 0, 0, nil},
+		{"a file of no chart in a catalog", Lint{}, []string{"ide/README.md"}, 0, 0, nil},
+		{"directories: the files beside them are skipped, as before", Lint{}, []string{"ide", "db", "notes.txt"}, 3, 1,
 			[]string{"option-type ide/charts/rstudio/values.schema.json:3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -144,14 +145,14 @@ func TestLintFiles(t *testing.T) {
 
 	for _, tc := range []struct {
 		name  string
-		flags lintFlags
+		flags Lint
 		args  []string
 		want  string
 	}{
-		{"a file of nothing", lintFlags{}, []string{"notes.txt"}, "notes.txt is not a catalog, a chart directory or a values.schema.json, nor a file of one"},
-		{"a deleted file of nothing", lintFlags{}, []string{"gone/values.yaml"}, "reading gone/values.yaml: "},
-		{"another region than --region's", lintFlags{regions: []string{"region.yaml"}}, []string{"db/region-eu.yaml"}, "db/region-eu.yaml is a region file, and --region names region.yaml"},
-		{"two regions in one document", lintFlags{}, []string{"region.yaml", "db/region-eu.yaml"}, "region.yaml and db/region-eu.yaml are region files"},
+		{"a file of nothing", Lint{}, []string{"notes.txt"}, "notes.txt is not a catalog, a chart directory or a values.schema.json, nor a file of one"},
+		{"a deleted file of nothing", Lint{}, []string{"gone/values.yaml"}, "reading gone/values.yaml: "},
+		{"another region than --region's", Lint{Regions: []string{"region.yaml"}}, []string{"db/region-eu.yaml"}, "db/region-eu.yaml is a region file, and --region names region.yaml"},
+		{"two regions in one document", Lint{}, []string{"region.yaml", "db/region-eu.yaml"}, "region.yaml and db/region-eu.yaml are region files"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if r := lintJSON(t, tc.flags, tc.args...); r.code != 2 || !strings.Contains(r.err, tc.want) {
@@ -162,25 +163,24 @@ func TestLintFiles(t *testing.T) {
 
 	t.Run("region files deeper in a catalog, and in no catalog", func(t *testing.T) {
 		filetree.Write(t, ".", map[string]string{"ide/charts/region.yaml": "resources: {}\n", "misc/region.yaml": "resources: {}\n"})
-		if r := lintJSON(t, lintFlags{}, "ide/charts/region.yaml"); r.code != 1 || r.Charts != 2 {
+		if r := lintJSON(t, Lint{}, "ide/charts/region.yaml"); r.code != 1 || r.Charts != 2 {
 			t.Errorf("a region file inside a catalog: exit %d, %d charts (%s)", r.code, r.Charts, r.err)
 		}
 		// Neither misc/ nor a directory above it or in it has a catalog.yaml.
 		want := "misc/region.yaml is not a catalog, a chart directory or a values.schema.json; as a region file, it belongs to no catalog"
-		if r := lintJSON(t, lintFlags{}, "misc/region.yaml"); r.code != 2 || !strings.Contains(r.err, want) {
+		if r := lintJSON(t, Lint{}, "misc/region.yaml"); r.code != 2 || !strings.Contains(r.err, want) {
 			t.Errorf("a region file of no catalog: exit %d, error %q", r.code, r.err)
 		}
 		// With a chart named, it is the region those charts are read with.
-		if r := lintJSON(t, lintFlags{}, "misc/region.yaml", "ide/charts/jupyter/values.yaml"); r.code != 1 || r.Charts != 2 {
+		if r := lintJSON(t, Lint{}, "misc/region.yaml", "ide/charts/jupyter/values.yaml"); r.code != 1 || r.Charts != 2 {
 			t.Errorf("a region file of no catalog with a chart: exit %d, %d charts (%s)", r.code, r.Charts, r.err)
 		}
 	})
 
 	t.Run("one pass per region file", func(t *testing.T) {
 		var out bytes.Buffer
-		err := runLint(t.Context(), &out, []string{"region.yaml", "db/region-eu.yaml"}, lintFlags{format: "text"})
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.code != 1 {
+		l := Lint{Format: "text", Paths: []string{"region.yaml", "db/region-eu.yaml"}, Stdout: &out, Stderr: io.Discard}
+		if err := l.Run(t.Context()); ExitCode(err) != ExitRefused {
 			t.Fatalf("exit %v, want 1 (the flawed chart)\n%s", err, out.String())
 		}
 		passes := regexp.MustCompile(`(?m)^with region (\S+):$`).FindAllStringSubmatch(out.String(), -1)

@@ -1,6 +1,7 @@
-package main
+package action
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catalogist/catalogist/builder"
 	"github.com/catalogist/catalogist/internal/testkit/filetree"
 )
 
@@ -45,18 +47,19 @@ func TestLintChangedAndPublished(t *testing.T) {
 	git("commit", "--quiet", "-m", "start")
 	git("checkout", "--quiet", "-b", "change")
 	published := filepath.Join(t.TempDir(), "site")
-	if r := catalogist(t, nil, "build", "--out", published, cat); r.code != 0 {
-		t.Fatalf("build: %d\n%s%s", r.code, r.stdout, r.stderr)
+	var buildLog bytes.Buffer
+	if _, err := (&Build{Options: builder.Options{Catalog: cat, Out: published}, Stdout: &buildLog, Stderr: &buildLog}).Run(t.Context()); err != nil {
+		t.Fatalf("build: %v\n%s", err, &buildLog)
 	}
 
-	r := catalogist(t, nil, "lint", "--changed-since", "main", "--published", published, cat)
+	r := lintRun(t, Lint{ChangedSince: "main", Published: published, Paths: []string{cat}})
 	if r.code != 0 || !strings.Contains(r.stdout, "no chart changed since main") {
 		t.Errorf("nothing changed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
 	// The library's template changes under its version.
 	filetree.Write(t, cat, map[string]string{"charts/lib/templates/_lib.tpl": `{{- define "lib.name" -}}library{{- end -}}`})
-	r = catalogist(t, nil, "lint", "--changed-since", "main", "--published", published, "--format", "json", cat)
+	r = lintRun(t, Lint{ChangedSince: "main", Published: published, Format: "json", Paths: []string{cat}})
 	var report struct {
 		Findings []struct{ Rule, File, Chart, Message string }
 		Charts   int
@@ -78,13 +81,35 @@ func TestLintChangedAndPublished(t *testing.T) {
 		"charts/lib/Chart.yaml": chart("lib", "1.0.1", "type: library\n"),
 		"charts/app/Chart.yaml": chart("app", "2.0.1", dep),
 	})
-	r = catalogist(t, nil, "lint", "--changed-since", "main", "--published", published, cat)
+	r = lintRun(t, Lint{ChangedSince: "main", Published: published, Paths: []string{cat}})
 	if r.code != 0 || !strings.Contains(r.stdout, "2 charts, 0 errors") {
 		t.Errorf("bumped: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
-	r = catalogist(t, nil, "lint", "--changed-since", "origin/main", cat)
+	r = lintRun(t, Lint{ChangedSince: "origin/main", Paths: []string{cat}})
 	if r.code != 2 || !strings.Contains(r.stderr, `unknown git ref "origin/main"`) || !strings.Contains(r.stderr, "fetch-depth: 0") {
 		t.Errorf("unknown ref: exit %d\n%s", r.code, r.stderr)
 	}
+}
+
+type lintResult struct {
+	stdout, stderr string
+	code           int
+}
+
+// lintRun lints as the command line does, text by default, and gives what
+// it printed and its exit code; an error's message ends the error output,
+// as the command prints it.
+func lintRun(t *testing.T, l Lint) lintResult {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if l.Format == "" {
+		l.Format = "text"
+	}
+	l.Stdout, l.Stderr = &out, &errb
+	err := l.Run(t.Context())
+	if err != nil && err.Error() != "" {
+		errb.WriteString(err.Error() + "\n")
+	}
+	return lintResult{out.String(), errb.String(), ExitCode(err)}
 }

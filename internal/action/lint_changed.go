@@ -1,11 +1,9 @@
-package main
+package action
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -17,13 +15,13 @@ import (
 )
 
 // selectChanged keeps, of each catalog, the charts whose files differ from
-// the git ref f.changedSince and the charts depending on them, drops the
+// the git ref ChangedSince and the charts depending on them, drops the
 // catalogs left without any, and tells opt which charts changed. It
 // returns the catalogs, and the charts kept by name.
-func selectChanged(ctx context.Context, stdout io.Writer, cats []*catalog.Catalog, f lintFlags, opt *lint.Options) ([]*catalog.Catalog, map[string]bool, error) {
+func (l *Lint) selectChanged(ctx context.Context, cats []*catalog.Catalog, regions []string, opt *lint.Options) ([]*catalog.Catalog, map[string]bool, error) {
 	// Every chart is read with these.
 	var shared []string
-	for _, p := range slices.Concat(f.regions, []string{f.context}, f.registries) {
+	for _, p := range slices.Concat(regions, []string{l.Context}, l.Registries) {
 		if p != "" {
 			shared = append(shared, p)
 		}
@@ -32,11 +30,11 @@ func selectChanged(ctx context.Context, stdout io.Writer, cats []*catalog.Catalo
 	regionChanged := false
 	var kept []*catalog.Catalog
 	for _, cat := range cats {
-		files, err := gitchange.Changed(ctx, cat.Dir, f.changedSince)
+		files, err := gitchange.Changed(ctx, cat.Dir, l.ChangedSince)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--changed-since: %w", err)
 		}
-		regionChanged = regionChanged || slices.ContainsFunc(f.regions, func(r string) bool { return listsFile(files, r) })
+		regionChanged = regionChanged || slices.ContainsFunc(regions, func(r string) bool { return listsFile(files, r) })
 		touched, err := cat.Touched(files, shared)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--changed-since: %w", err)
@@ -68,12 +66,12 @@ func selectChanged(ctx context.Context, stdout io.Writer, cats []*catalog.Catalo
 		}
 	}
 	if len(kept) == 0 {
-		w := stdout
-		if f.format != "text" && f.format != "github" {
+		w := l.Stdout
+		if l.Format != "text" && l.Format != "github" {
 			// The report itself is a document.
-			w = os.Stderr
+			w = l.Stderr
 		}
-		fmt.Fprintf(w, "no chart changed since %s\n", f.changedSince)
+		fmt.Fprintf(w, "no chart changed since %s\n", l.ChangedSince)
 	}
 	return kept, selected, nil
 }
@@ -94,8 +92,8 @@ func listsFile(files []string, p string) bool {
 // addPublished gives opt what rule version-bump compares: the published
 // index's digests, and those of the linted charts' packages as a build
 // makes them.
-func addPublished(ctx context.Context, cats []*catalog.Catalog, f lintFlags, opt *lint.Options) error {
-	published, packages, found, err := builder.ComparePublished(ctx, cats, f.published, builder.Options{})
+func (l *Lint) addPublished(ctx context.Context, cats []*catalog.Catalog, opt *lint.Options) error {
+	published, packages, found, err := builder.ComparePublished(ctx, cats, l.Published, builder.Options{})
 	var le *builder.ErrLint
 	if errors.As(err, &le) {
 		// A chart with links leading out of its catalog is not packaged:
@@ -106,7 +104,7 @@ func addPublished(ctx context.Context, cats []*catalog.Catalog, f lintFlags, opt
 		return fmt.Errorf("--published: %w", err)
 	}
 	if !found {
-		fmt.Fprintf(os.Stderr, "catalogist: nothing is published at %s yet: no version to compare\n", chartrepo.Redact(f.published))
+		fmt.Fprintf(l.Stderr, "catalogist: nothing is published at %s yet: no version to compare\n", chartrepo.Redact(l.Published))
 	}
 	opt.Published, opt.Packages = published, packages
 	return nil

@@ -1,0 +1,98 @@
+package action
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+// The Go side reads exactly the inputs action.yml declares.
+func TestActionReadsDeclaredInputs(t *testing.T) {
+	data, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var act struct {
+		Inputs map[string]any
+	}
+	if err := yaml.Unmarshal(data, &act); err != nil {
+		t.Fatal(err)
+	}
+	var read []string
+	if _, err := readActionInputs(func(name string) string {
+		read = append(read, name)
+		return map[string]string{"command": "lint"}[name]
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var declared []string
+	for name := range act.Inputs {
+		declared = append(declared, name)
+	}
+	slices.Sort(read)
+	slices.Sort(declared)
+	if !slices.Equal(read, declared) {
+		t.Errorf("catalogist action reads the inputs %v; action.yml declares %v", read, declared)
+	}
+}
+
+// The inputs a workflow gives: defaults, lists, and refusals that name
+// the input and what it may be.
+func TestActionInputs(t *testing.T) {
+	inputs := func(m map[string]string) func(string) string {
+		return func(name string) string { return strings.TrimSpace(m[name]) }
+	}
+	env := map[string]string{
+		"GITHUB_REPOSITORY": "owner/catalog", "GITHUB_API_URL": "https://ghe.example/api/v3", "GITHUB_TOKEN": "from-env",
+		"GITHUB_SHA": "abc123", "CATALOGIST_ACTION_REF": "v1.2.3",
+	}
+	a := &GitHubAction{Getenv: func(k string) string { return env[k] }}
+	in, err := readActionInputs(inputs(map[string]string{"command": "lint", "schema_registry": "schemas\n  more/schemas other", "fail_on": "warning", "base_url": "https://o.github.io/r/", "changed_since": "origin/main"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := a.lint(in)
+	if l.Format != "github" || !l.Strict || l.SARIF != DefaultSARIF || l.Published != "https://o.github.io/r/" || l.ChangedSince != "origin/main" ||
+		!slices.Equal(l.Registries, []string{"schemas", "more/schemas", "other"}) || l.ToolVersion != "v1.2.3" || !slices.Equal(l.Paths, []string{"."}) {
+		t.Errorf("lint %+v", l)
+	}
+	in, err = readActionInputs(inputs(map[string]string{"command": "build", "base_url": "https://o.github.io/r/", "region": "r.yaml", "platform": "onyxia"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := in.buildOptions()
+	if b.Catalog != "." || b.Out != DefaultSite || b.Merge != "https://o.github.io/r/" || !b.MergeOptional || b.BaseURL != b.Merge || b.RegionFile != "r.yaml" || b.Platform != "onyxia" || b.LintFormat != "github" {
+		t.Errorf("build options %+v", b)
+	}
+	in, err = readActionInputs(inputs(map[string]string{"command": "publish", "token": "t0k", "out": "site"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := a.publish(in); p.Token != "t0k" || p.Repo != "owner/catalog" || p.APIURL != "https://ghe.example/api/v3" || p.Target != "abc123" ||
+		p.Build.Out != "site" || p.Build.Merge != "" || !p.Build.MergeOptional || p.Build.LintFormat != "github" {
+		t.Errorf("publish %+v", p)
+	}
+	in.token = ""
+	if p := a.publish(in); p.Token != "from-env" {
+		t.Errorf("publish token %q without the token input, want GITHUB_TOKEN's", p.Token)
+	}
+
+	for _, c := range []struct {
+		inputs map[string]string
+		want   string
+	}{
+		{map[string]string{}, "input command is empty: set it to lint, build, publish"},
+		{map[string]string{"command": "deploy"}, `input command is "deploy": it must be one of lint, build, publish`},
+		{map[string]string{"command": "lint", "fail_on": "warnings"}, `input fail_on is "warnings": it must be one of error, warning`},
+		{map[string]string{"command": "publish", "fail_on": "warning"}, "input fail_on is warning, which publish cannot honour"},
+		{map[string]string{"command": "build", "changed_since": "origin/main"}, "input changed_since is set, but it applies to command lint only"},
+		{map[string]string{"command": "lint", "platform": "kubeflow"}, "input platform: "},
+	} {
+		if _, err := readActionInputs(inputs(c.inputs)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("inputs %v: error %v, want %q", c.inputs, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package action
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/catalogist/catalogist/builder"
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
+	"github.com/catalogist/catalogist/internal/testkit/githubtest"
+)
+
+// publishRun publishes the ide example to releases on a GitHub served on
+// loopback, leaving the site in out.
+func publishRun(t *testing.T, gh *githubtest.Server, cat, out, token string) (string, error) {
+	t.Helper()
+	t.Setenv("GITHUB_ACTIONS", "")
+	var log bytes.Buffer
+	p := &Publish{
+		Build: builder.Options{Catalog: cat, Out: out, Merge: filepath.Join(t.TempDir(), "index.yaml"), MergeOptional: true},
+		Repo:  "o/r", Token: token, APIURL: gh.URL, Stdout: &log, Stderr: &log,
+	}
+	err := p.Run(t.Context())
+	return log.String(), err
+}
+
+// Publish's steps run in order, each only when the one before succeeded:
+// the build, then the releases, then the site; a step that fails ends the
+// run with its exit code.
+func TestPublishSequence(t *testing.T) {
+	const token = "ghs_sequenceTESTtoken7"
+	api := "/api/v3/repos/o/r/releases"
+
+	t.Run("built, released, the site left in out", func(t *testing.T) {
+		gh := githubtest.Serve(t, "o", "r", token)
+		out := filepath.Join(t.TempDir(), "site")
+		log, err := publishRun(t, gh, "../../examples/ide", out, token)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, log)
+		}
+		if got := gh.Requests(); len(got) != 6 || got[0] != "GET "+api+"/tags/jupyter-pytorch-gpu-0.6.1" || got[2] != "POST "+api {
+			t.Errorf("requests %q", got)
+		}
+		if !strings.Contains(log, "published 2 chart version(s) in o/r: 2 released, 0 completed, 0 already released; the site is in "+out) {
+			t.Errorf("printed:\n%s", log)
+		}
+		for _, f := range []string{"index.yaml", "index.html"} {
+			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+				t.Errorf("the site lacks %s: %v", f, err)
+			}
+		}
+		if strings.Contains(log, token) {
+			t.Errorf("the token was printed:\n%s", log)
+		}
+	})
+
+	t.Run("refused by lint: nothing is released", func(t *testing.T) {
+		gh := githubtest.Serve(t, "o", "r", token)
+		cat := t.TempDir()
+		filetree.Write(t, cat, map[string]string{
+			"catalog.yaml":                  "name: c\n",
+			"charts/app/Chart.yaml":         "apiVersion: v2\nname: app\nversion: 1.0.0\ndescription: d\nicon: https://example.org/i.svg\n",
+			"charts/app/templates/cm.yaml":  "{{ .Values.nope.deeper }}\n",
+			"charts/app/values.schema.json": `{"type": "object"}`,
+		})
+		log, err := publishRun(t, gh, cat, filepath.Join(t.TempDir(), "site"), token)
+		if ExitCode(err) != ExitRefused || !strings.Contains(log, "nil pointer evaluating interface {}.deeper") {
+			t.Errorf("exit %d (%v)\n%s", ExitCode(err), err, log)
+		}
+		if got := gh.Requests(); len(got) != 0 {
+			t.Errorf("a build lint refused sent %q", got)
+		}
+	})
+
+	t.Run("GitHub fails: exit 3, and no index left to publish", func(t *testing.T) {
+		gh := githubtest.Serve(t, "o", "r", token)
+		gh.Fail(githubtest.Fault{Method: "POST", Path: "/repos/o/r/releases", Status: 422, Body: `{"message": "Validation Failed"}`})
+		out := filepath.Join(t.TempDir(), "site")
+		log, err := publishRun(t, gh, "../../examples/ide", out, token)
+		if ExitCode(err) != ExitFailed || !strings.Contains(err.Error(), "Validation Failed") {
+			t.Fatalf("exit %d (%v)\n%s", ExitCode(err), err, log)
+		}
+		if _, err := os.Stat(filepath.Join(out, "index.yaml")); !os.IsNotExist(err) {
+			t.Errorf("the index was left in the site: %v", err)
+		}
+		if got := gh.Requests(); !slices.Contains(got, "POST "+api) {
+			t.Errorf("requests %q", got)
+		}
+	})
+
+	t.Run("a bad repository is refused before anything is built", func(t *testing.T) {
+		gh := githubtest.Serve(t, "o", "r", token)
+		out := filepath.Join(t.TempDir(), "site")
+		p := &Publish{Build: builder.Options{Catalog: "../../examples/ide", Out: out}, Repo: "o", Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}}
+		if err := p.Run(t.Context()); ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), `--repo "o" is not OWNER/NAME`) {
+			t.Errorf("exit %d (%v)", ExitCode(err), err)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) || len(gh.Requests()) != 0 {
+			t.Errorf("something was built or sent: %v", err)
+		}
+	})
+}
