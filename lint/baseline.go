@@ -235,31 +235,22 @@ func parseBaselineEntry(n *srcpos.Node) (baselineKey, int, error) {
 		return k, 0, &srcpos.Error{Pos: n.Pos, Msg: `each finding must be an object {"rule", "chart", "option", "message"}`}
 	}
 	count := 1
-	for _, m := range n.Members {
-		var dst *string
-		switch m.Key {
-		case "rule":
-			dst = &k.Rule
-		case "chart":
-			dst = &k.Chart
-		case "option":
-			dst = &k.Option
-		case "message":
-			dst = &k.Message
-		case "count":
+	err := srcpos.ReadFields(n, "unknown key %q in a finding",
+		srcpos.Field{Key: "rule", Read: srcpos.Text(&k.Rule)},
+		srcpos.Field{Key: "chart", Read: srcpos.Text(&k.Chart)},
+		srcpos.Field{Key: "option", Read: srcpos.Text(&k.Option)},
+		srcpos.Field{Key: "message", Read: srcpos.Text(&k.Message)},
+		srcpos.Field{Key: "count", Read: func(m *srcpos.Node) error {
 			c, err := strconv.Atoi(m.Text)
 			if m.Kind != srcpos.Number || err != nil || c < 1 {
-				return k, 0, &srcpos.Error{Pos: m.Pos, Msg: "count must be a whole number of at least 1"}
+				return &srcpos.Error{Pos: m.Pos, Msg: "count must be a whole number of at least 1"}
 			}
 			count = c
-			continue
-		default:
-			return k, 0, &srcpos.Error{Pos: m.KeyPos, Msg: fmt.Sprintf("unknown key %q in a finding (known: rule, chart, option, message, count)", m.Key)}
-		}
-		if m.Kind != srcpos.String {
-			return k, 0, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a string", m.Key)}
-		}
-		*dst = m.Text
+			return nil
+		}},
+	)
+	if err != nil {
+		return k, 0, err
 	}
 	if k.Rule == "" || k.Message == "" {
 		return k, 0, &srcpos.Error{Pos: n.Pos, Msg: "a finding needs at least a rule and a message"}

@@ -96,14 +96,14 @@ type hiddenCondition struct {
 // (schema-shape reports the others), each with its target and verdict.
 var hiddenConditions = newDerived(func(p *Pass) []hiddenCondition {
 	var out []hiddenCondition
-	for _, o := range p.Schema.Options {
+	for _, o := range p.Schema().Options {
 		h := o.Hidden
 		if h == nil || h.Always || h.Node.Kind != srcpos.Object || h.PathNode == nil || h.PathNode.Kind != srcpos.String || h.Value == nil {
 			continue
 		}
 		// The path is split on slashes as the platform splits it, an
 		// array's items standing for any of its elements.
-		c := hiddenCondition{option: o, target: p.Schema.Resolve(h.Target(o)), verdict: hiddenCanHold}
+		c := hiddenCondition{option: o, target: p.Schema().Resolve(h.Target(o)), verdict: hiddenCanHold}
 		if c.target == nil {
 			c.verdict = hiddenNoTarget
 		} else if want, ok := kindFor(c.target.Type); ok && h.Value.Kind != want {
@@ -164,7 +164,7 @@ type contextRef struct {
 // verdict.
 var contextRefs = newDerived(func(p *Pass) []contextRef {
 	var out []contextRef
-	for _, o := range p.Schema.Options {
+	for _, o := range p.Schema().Options {
 		elem, mapped := p.mappedElement(o)
 		for _, n := range references(o) {
 			for _, r := range launchcontext.Refs(n.Value()) {
@@ -306,7 +306,7 @@ type sliderNoMin struct {
 // sliderMin and no const, each with its verdict.
 var slidersWithoutMin = newDerived(func(p *Pass) []sliderNoMin {
 	var out []sliderNoMin
-	for _, o := range p.Schema.Options {
+	for _, o := range p.Schema().Options {
 		if !isSliderish(o) || o.HasSlider || o.Const != nil {
 			continue
 		}

@@ -15,7 +15,7 @@ import (
 // Helm returns the pass's schema compiled as Helm compiles it; rules share
 // one compilation per chart.
 func (p *Pass) Helm() *schema.HelmSchema {
-	p.state.once.Do(func() { p.state.helm = p.state.compiler.Compile(p.Schema.Source.Value()) })
+	p.state.once.Do(func() { p.state.helm = p.state.compiler.Compile(p.Schema().Source.Value()) })
 	return p.state.helm
 }
 

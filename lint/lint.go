@@ -197,16 +197,6 @@ func (r *Result) Count() (errors, warnings int) {
 type Pass struct {
 	Chart   *catalog.Chart
 	Catalog *catalog.Catalog
-	// Schema is the parsed schema, nil when absent or not JSON.
-	Schema *schema.Schema
-	// SchemaData is the raw schema file, nil when absent.
-	SchemaData []byte
-	// SchemaErr is the parse error of the schema, if any.
-	SchemaErr error
-	// Values is values.yaml as Helm reads it, nil when absent or broken;
-	// ValuesErr is why Helm could not read it.
-	Values    map[string]any
-	ValuesErr error
 	// ExtKey is the extension key in force for this chart, Platform the
 	// target its form is judged for.
 	ExtKey   string
@@ -215,10 +205,12 @@ type Pass struct {
 	Region   *region.Region
 	// Model is the target's launch context, with the --context paths.
 	Model *launchcontext.Model
-	// Form is the computed form, with the region's values injected.
+	// Form is the form computed in this pass's context, with its region's
+	// values injected.
 	Form *schema.Form
-	// Analysis is the chart analysed, which the fields above are read
-	// from; nil for the region file's pass.
+	// Analysis is the chart analysed, which Schema, SchemaErr, HelmValues
+	// and ValuesErr read; nil for the region file's pass, and for a chart
+	// with links leading out of the catalog, whose files are not read.
 	Analysis *analysis.Chart
 
 	// launch is the chart rendered, shared by its passes in every region;
@@ -266,6 +258,38 @@ type passState struct {
 	// derived holds what several rules need to know of the chart
 	// (derived.go).
 	derived derivedCache
+}
+
+// Schema is the chart's parsed schema, nil when absent or not JSON.
+func (p *Pass) Schema() *schema.Schema {
+	if p.Analysis == nil {
+		return nil
+	}
+	return p.Analysis.Schema
+}
+
+// SchemaErr is why the schema could not be parsed, nil when it was.
+func (p *Pass) SchemaErr() error {
+	if p.Analysis == nil {
+		return nil
+	}
+	return p.Analysis.SchemaErr
+}
+
+// HelmValues is values.yaml as Helm reads it, nil when absent or broken.
+func (p *Pass) HelmValues() map[string]any {
+	if p.Analysis == nil {
+		return nil
+	}
+	return p.Analysis.HelmValues
+}
+
+// ValuesErr is why Helm could not read values.yaml, nil when it could.
+func (p *Pass) ValuesErr() error {
+	if p.Analysis == nil {
+		return nil
+	}
+	return p.Analysis.ValuesErr
 }
 
 // ValuesDoc returns values.yaml parsed with positions, nil when absent or
@@ -316,10 +340,10 @@ func (p *Pass) Notef(n *srcpos.Node, format string, args ...any) {
 }
 
 func (p *Pass) fileOf(n *srcpos.Node) string {
-	if p.Schema == nil {
+	if p.Schema() == nil {
 		return p.Chart.SchemaFile
 	}
-	return p.Schema.FileOf(n)
+	return p.Schema().FileOf(n)
 }
 
 // AtKey reports a finding at the key of a schema member (for a property,
@@ -478,7 +502,7 @@ func (r *runner) regionRules(cats []*catalog.Catalog) {
 // runChartRules runs the rules that concern one chart's pass.
 func runChartRules(p *Pass, rules []*Rule) {
 	for _, r := range rules {
-		if r.Scope == PerRegion || (r.Scope == PerSchema && p.Schema == nil) {
+		if r.Scope == PerRegion || (r.Scope == PerSchema && p.Schema() == nil) {
 			continue
 		}
 		if r.Scope == PerChart && p.Chart.OnlySchema && r.Name != RuleJSON.Name {
@@ -599,9 +623,7 @@ func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, env catalogEn
 	if err != nil {
 		return nil, err
 	}
-	p.Analysis = a
-	p.Schema, p.SchemaData, p.SchemaErr = a.Schema, a.In.Schema, a.SchemaErr
-	p.Values, p.ValuesErr, p.Form = a.HelmValues, a.ValuesErr, a.Form
+	p.Analysis, p.Form = a, a.Form
 	return p, nil
 }
 

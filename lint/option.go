@@ -10,12 +10,12 @@ import (
 // the root or outside any option. Findings carry it so that catalog.yaml's
 // ignore entries and baselines can name options rather than lines.
 func (p *Pass) optionAt(n *srcpos.Node) string {
-	if p.Schema == nil || p.state == nil {
+	if p.Schema() == nil || p.state == nil {
 		return ""
 	}
 	p.state.optionsOnce.Do(func() {
-		m := make(map[*srcpos.Node]*schema.Option, len(p.Schema.Options))
-		for _, o := range p.Schema.Options {
+		m := make(map[*srcpos.Node]*schema.Option, len(p.Schema().Options))
+		for _, o := range p.Schema().Options {
 			// Options come parents first; should two share a node, the
 			// outer one names it.
 			if _, dup := m[o.Node]; !dup {

@@ -132,7 +132,13 @@ func checkChart(p *Pass, advice bool) {
 	if t := root.Get("type"); t != nil && t.Text != "" && t.Text != "application" && t.Text != "library" {
 		refuse(t, "type %q must be application or library, or Helm refuses the chart", t.Text)
 	}
-	deps := root.Get("dependencies")
+	checkDependencies(p.Chart, root.Get("dependencies"), refuse, warn)
+}
+
+type reporter func(n *srcpos.Node, format string, args ...any)
+
+// checkDependencies reports the defects of Chart.yaml's dependencies.
+func checkDependencies(ch *catalog.Chart, deps *srcpos.Node, refuse, warn reporter) {
 	if deps == nil || deps.Kind == srcpos.Null {
 		return
 	}
@@ -142,7 +148,7 @@ func checkChart(p *Pass, advice bool) {
 	}
 	seen := map[string]bool{}
 	for i, d := range deps.Items {
-		checkDependency(p.Chart, i, d, refuse, warn)
+		checkDependency(ch, i, d, refuse, warn)
 		// Helm refuses two dependencies loaded under one name.
 		name := d.Get("alias")
 		if name == nil {
@@ -156,8 +162,6 @@ func checkChart(p *Pass, advice bool) {
 		}
 	}
 }
-
-type reporter func(n *srcpos.Node, format string, args ...any)
 
 func checkDependency(ch *catalog.Chart, i int, d *srcpos.Node, refuse, warn reporter) {
 	if d.Kind != srcpos.Object {

@@ -27,7 +27,7 @@ var RuleExtKeys = &Rule{
 	Name: "ext-unknown-key", Severity: Warning, Launchable: true,
 	Doc: "the extension object holds only keys the platform reads, and its keys are not written outside it",
 	Run: func(p *Pass) {
-		for _, o := range withTop(p.Schema) {
+		for _, o := range withTop(p.Schema()) {
 			if o.Node.Kind != srcpos.Object {
 				continue
 			}
@@ -59,7 +59,7 @@ var RuleForeignExt = &Rule{
 	Name: "ext-foreign-key", Severity: Warning, Launchable: true,
 	Doc: "extension fields sit under the extension key in force, not another x-* key (x-onyxia versus x-platform)",
 	Run: func(p *Pass) {
-		foreign := p.Schema.ForeignExtensions()
+		foreign := p.Schema().ForeignExtensions()
 		keys := make([]string, 0, len(foreign))
 		for k := range foreign {
 			keys = append(keys, k)
@@ -92,7 +92,7 @@ var RuleForeignExt = &Rule{
 
 // usesKey reports whether any option carries the extension key in force.
 func usesKey(p *Pass) bool {
-	for _, o := range withTop(p.Schema) {
+	for _, o := range withTop(p.Schema()) {
 		if o.Ext != nil {
 			return true
 		}
@@ -162,7 +162,7 @@ var RuleSliderConfig = &Rule{
 			}
 		}
 		sort.Strings(known)
-		for _, o := range p.Schema.Options {
+		for _, o := range p.Schema().Options {
 			if o.Ext == nil || o.Ext.UseRegionSliderConfig == nil {
 				continue
 			}

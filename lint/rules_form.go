@@ -17,7 +17,7 @@ var RuleFormOpens = &Rule{
 	Name: "form-opens", Severity: Error, Launchable: true,
 	Doc: "every option gets a value the form accepts (const, context, default, or a valid values.yaml value), render list has options, minItems has default items, and the API can serve the schema",
 	Run: func(p *Pass) {
-		for _, e := range p.Schema.ResolveErrors {
+		for _, e := range p.Schema().ResolveErrors {
 			p.At(e.Node, "%s", e.Msg)
 		}
 		failures(p, false, schema.FailValue, schema.FailList, schema.FailItems)
@@ -41,14 +41,14 @@ var RuleSchemaRegistry = &Rule{
 	Doc: "overwriteSchemaWith and $ref name schemas of the API's registry (a missing name silently keeps the inline schema); without --schema-registry, a note says the inline copies were checked",
 	Run: func(p *Pass) {
 		var first *srcpos.Node
-		for _, o := range p.Schema.Options {
+		for _, o := range p.Schema().Options {
 			if o.Ext != nil && o.Ext.OverwriteSchemaWith != nil && o.Ext.OverwriteSchemaWith.Kind != srcpos.String {
 				n := o.Ext.OverwriteSchemaWith
 				p.At(n, "overwriteSchemaWith of option %q is %s; the API looks up a name such as \"ide/resources.json\"", o.Path, n.Show())
 			}
 		}
-		for _, u := range p.Schema.Unresolved {
-			if p.Schema.Registry == nil {
+		for _, u := range p.Schema().Unresolved {
+			if p.Schema().Registry == nil {
 				if !u.Ref {
 					if first == nil {
 						first = u.Node
@@ -69,7 +69,7 @@ var RuleSchemaRegistry = &Rule{
 			if u.Ref {
 				what = "$ref"
 			}
-			p.At(u.Node, "%s of option %q names %q, which the schema registry (%s) does not hold%s; the API silently keeps the inline schema", what, p.optionAt(u.Node), u.Name, strings.Join(p.Schema.Registry.Dirs, ", "), hint)
+			p.At(u.Node, "%s of option %q names %q, which the schema registry (%s) does not hold%s; the API silently keeps the inline schema", what, p.optionAt(u.Node), u.Name, strings.Join(p.Schema().Registry.Dirs, ", "), hint)
 		}
 		if first != nil {
 			p.Notef(first, "options name schemas of the platform API's registry (overwriteSchemaWith), which the API substitutes for the inline ones; no --schema-registry was given, so the inline copies were checked")

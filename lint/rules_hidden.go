@@ -19,7 +19,7 @@ var RuleHiddenPath = &Rule{
 	Doc: "hidden.path names an existing option (from the values root, or from the parent with isPathRelative); one that names nothing never hides anything",
 	Run: func(p *Pass) {
 		var paths []string
-		for _, o := range p.Schema.Options {
+		for _, o := range p.Schema().Options {
 			paths = append(paths, o.Path)
 		}
 		for _, c := range hiddenConditions.of(p) {
@@ -39,12 +39,12 @@ var RuleHiddenPath = &Rule{
 			switch {
 			case strings.HasPrefix(h.Path, "/") || strings.HasSuffix(h.Path, "/"):
 				hint = "; a leading or trailing slash makes an empty segment, which never matches: remove it"
-			case !h.Relative && o.Parent != nil && o.Parent.Parent != nil && p.Schema.Resolve(rel(trimmed)) != nil:
+			case !h.Relative && o.Parent != nil && o.Parent.Parent != nil && p.Schema().Resolve(rel(trimmed)) != nil:
 				hint = "; it names a sibling: add \"isPathRelative\": true"
-			case h.Relative && p.Schema.Resolve(trimmed) != nil:
+			case h.Relative && p.Schema().Resolve(trimmed) != nil:
 				hint = "; it names an option from the root: remove isPathRelative"
-			case slashKey(p.Schema, h, o) != "":
-				hint = fmt.Sprintf("; the platform splits hidden.path on every slash, so it cannot name %q, whose key holds a slash", slashKey(p.Schema, h, o))
+			case slashKey(p.Schema(), h, o) != "":
+				hint = fmt.Sprintf("; the platform splits hidden.path on every slash, so it cannot name %q, whose key holds a slash", slashKey(p.Schema(), h, o))
 			case strings.Contains(h.Path, "."):
 				hint = "; paths are separated by slashes, not dots"
 			default:

@@ -57,7 +57,7 @@ var RuleTemplateRender = &Rule{
 // of the file at fault reports it at its line: chart-metadata and
 // chart-field-type for Chart.yaml, values-valid for values.yaml.
 func (p *Pass) reportLoadError(err error) {
-	if strings.Contains(err.Error(), "Chart.yaml") || p.ValuesErr != nil {
+	if strings.Contains(err.Error(), "Chart.yaml") || p.ValuesErr() != nil {
 		return
 	}
 	p.Reportf(p.Chart.ChartFile, srcpos.Pos{}, "", "Helm cannot load the chart, so its templates were not rendered: %v", err)

@@ -24,12 +24,12 @@ var RuleJSON = &Rule{
 	Name: "json-syntax", Severity: Error, Scope: PerChart,
 	Doc: "values.schema.json is valid JSON (the platform silently drops the form of a chart whose schema does not parse)",
 	Run: func(p *Pass) {
-		if p.SchemaErr == nil {
+		if p.SchemaErr() == nil {
 			return
 		}
 		pos := srcpos.Pos{Line: 1, Col: 1}
-		msg := p.SchemaErr.Error()
-		if de, ok := p.SchemaErr.(*srcpos.Error); ok {
+		msg := p.SchemaErr().Error()
+		if de, ok := p.SchemaErr().(*srcpos.Error); ok {
 			pos, msg = de.Pos, de.Msg
 		}
 		p.Reportf(p.Chart.SchemaFile, pos, "", "not valid JSON: %s", msg)
@@ -42,7 +42,7 @@ var RuleJSONSchema = &Rule{
 	Doc: "values.schema.json is a valid JSON Schema for the draft Helm picks ($schema absent or unversioned: 2020-12)",
 	Run: func(p *Pass) {
 		if h := p.Helm(); h.Err != nil {
-			for _, e := range schemaErrorPositions(h.Err, p.Schema.Source) {
+			for _, e := range schemaErrorPositions(h.Err, p.Schema().Source) {
 				p.At(e.node, "%s", e.msg)
 			}
 		}
@@ -54,7 +54,7 @@ var RuleRootObject = &Rule{
 	Name: "root-object", Severity: Error, Launchable: true,
 	Doc: `the schema's root has "type": "object" and properties: the form is a group of options`,
 	Run: func(p *Pass) {
-		root := p.Schema.Root
+		root := p.Schema().Root
 		if root.Kind != srcpos.Object {
 			p.At(root, "the schema's root must be an object with \"type\": \"object\", not %s", root.Kind.WithArticle())
 			return
@@ -90,7 +90,7 @@ func shapeRule(kinds ...schema.ShapeKind) func(*Pass) {
 
 // shapes returns the schema's shape problems, computed once per chart.
 func (p *Pass) shapes() []schema.Shape {
-	p.state.shapesOnce.Do(func() { p.state.shapes = p.Schema.Shapes() })
+	p.state.shapesOnce.Do(func() { p.state.shapes = p.Schema().Shapes() })
 	return p.state.shapes
 }
 
@@ -153,11 +153,11 @@ var RuleDefaultValid = &Rule{
 // sourceOptions are the options as the chart writes them, which Helm
 // compiles: without the registry's substitutions.
 func (p *Pass) sourceOptions() []*schema.Option {
-	if p.Schema.Root == p.Schema.Source {
-		return p.Schema.Options
+	if p.Schema().Root == p.Schema().Source {
+		return p.Schema().Options
 	}
 	p.state.sourceOnce.Do(func() {
-		p.state.source = schema.Build(p.Schema.Source, p.Schema.File, schema.Env{ExtKey: p.ExtKey, Platform: p.Platform}).Options
+		p.state.source = schema.Build(p.Schema().Source, p.Schema().File, schema.Env{ExtKey: p.ExtKey, Platform: p.Platform}).Options
 	})
 	return p.state.source
 }
@@ -167,11 +167,11 @@ var RuleValuesValid = &Rule{
 	Name: "values-valid", Severity: Error, Scope: PerChart, Launchable: true,
 	Doc: "values.yaml and every ci/*-values.yaml are YAML Helm reads and pass the schema as helm install judges them, and so do the values the platform sends in each region",
 	Run: func(p *Pass) {
-		if p.ValuesErr != nil {
-			p.Reportf(p.Chart.ValuesFile, yamlErrPos(p.ValuesErr), "", "values.yaml is not valid YAML, so Helm cannot load the chart: %v", p.ValuesErr)
+		if p.ValuesErr() != nil {
+			p.Reportf(p.Chart.ValuesFile, yamlErrPos(p.ValuesErr()), "", "values.yaml is not valid YAML, so Helm cannot load the chart: %v", p.ValuesErr())
 			return
 		}
-		if p.Schema == nil {
+		if p.Schema() == nil {
 			for _, ci := range p.Chart.CIValues {
 				if _, err := readValues(ci); err != nil {
 					p.Reportf(ci, yamlErrPos(err), "", "not valid YAML: %v", err)
@@ -185,8 +185,8 @@ var RuleValuesValid = &Rule{
 		}
 		base := map[string]any{}
 		var baseFaults map[string]bool
-		if p.Values != nil {
-			base = p.Values
+		if p.HelmValues() != nil {
+			base = p.HelmValues()
 			baseFaults = p.checkValues(h, base, p.Chart.ValuesFile, p.ValuesDoc, nil, nil)
 		}
 		for _, ci := range p.Chart.CIValues {
@@ -215,7 +215,7 @@ var RuleValuesValid = &Rule{
 // Each is reported at the option's schema, faults of values.yaml alone
 // once.
 func (p *Pass) checkSent(h *schema.HelmSchema, base map[string]any, skip map[string]bool) {
-	if p.Form == nil || !p.Form.Opens() || len(p.Schema.ResolveErrors) > 0 {
+	if p.Form == nil || !p.Form.Opens() || len(p.Schema().ResolveErrors) > 0 {
 		return
 	}
 	sent := util.CoalesceTables(schema.HelmValues(p.Form.Values), schema.HelmValues(base))
@@ -235,7 +235,7 @@ func (p *Pass) checkSent(h *schema.HelmSchema, base map[string]any, skip map[str
 		if label == "" {
 			label = "(root)"
 		}
-		n := schemaNodeOf(p.Schema.Source, v.Instance)
+		n := schemaNodeOf(p.Schema().Source, v.Instance)
 		p.At(n, "the values the platform sends: %s: %s (helm install would refuse them)", label, v.Message)
 	}
 }
@@ -363,6 +363,6 @@ var RuleDuplicateKey = &Rule{
 				}
 			}
 		}
-		walk(p.Schema.Source)
+		walk(p.Schema().Source)
 	},
 }

@@ -50,7 +50,7 @@ var RuleSliderFields = &Rule{
 		}
 		// The sliders with sliderMin: a region's or catalog's slider
 		// configuration, when one applies, supplies their step and unit.
-		for _, o := range p.Schema.Options {
+		for _, o := range p.Schema().Options {
 			if !o.HasSlider || o.Node.Kind != srcpos.Object || o.Const != nil || configSupplied(p, o) {
 				continue
 			}
@@ -84,7 +84,7 @@ var RuleSliderRange = &Rule{
 	Name: "slider-range", Severity: Warning, Launchable: true,
 	Doc: "sliderMin < sliderMax and sliderStep > 0, or the slider cannot move",
 	Run: func(p *Pass) {
-		for _, o := range p.Schema.Options {
+		for _, o := range p.Schema().Options {
 			if !o.HasSlider || o.Node.Kind != srcpos.Object {
 				continue
 			}

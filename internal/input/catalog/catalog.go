@@ -287,10 +287,6 @@ func (c *Catalog) readConfig() error {
 	return nil
 }
 
-// settings are the keys of catalog.yaml, in the order the README documents
-// them.
-var settings = []string{"name", "title", "description", "source", "baseURL", "extensionKey", "iconsDir", "sliders", "platform", "schemaRegistry", "lint", "artifacthub"}
-
 // ParseConfig reads a catalog.yaml.
 func ParseConfig(data []byte) (*Config, error) {
 	root, err := srcpos.ParseYAML(data)
@@ -304,65 +300,38 @@ func ParseConfig(data []byte) (*Config, error) {
 	if root.Kind != srcpos.Object {
 		return nil, &srcpos.Error{Pos: root.Pos, Msg: "catalog.yaml must be a mapping"}
 	}
-	for _, m := range root.Members {
-		var dst *string
-		switch m.Key {
-		case "name":
-			dst = &cfg.Name
-		case "title":
-			dst = &cfg.Title
-		case "description":
-			dst = &cfg.Description
-		case "source":
-			dst = &cfg.Source
-		case "baseURL":
-			dst = &cfg.BaseURL
-		case "extensionKey":
-			dst = &cfg.ExtensionKey
-		case "iconsDir":
-			dst = &cfg.IconsDir
-		case "sliders":
-			s, err := region.ReadSliders(m)
-			if err != nil {
-				return nil, err
-			}
-			cfg.Sliders = s
-			continue
-		case "platform":
-			p, err := readPlatform(m)
-			if err != nil {
-				return nil, err
-			}
-			cfg.Platform = p
-			continue
-		case "schemaRegistry":
-			dirs, err := readSchemaRegistry(m)
-			if err != nil {
-				return nil, err
-			}
-			cfg.SchemaRegistry = dirs
-			continue
-		case "lint":
-			l, err := readLintConfig(m)
-			if err != nil {
-				return nil, err
-			}
-			cfg.Lint = l
-			continue
-		case "artifacthub":
-			ah, err := readArtifactHub(m)
-			if err != nil {
-				return nil, err
-			}
-			cfg.ArtifactHub = ah
-			continue
-		default:
-			return nil, unknownKey(m, "unknown setting %q", settings)
-		}
-		if m.Kind != srcpos.String {
-			return nil, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a string", m.Key)}
-		}
-		*dst = m.Text
+	// In the order the documentation lists the settings.
+	err = srcpos.ReadFields(root, "unknown setting %q",
+		srcpos.Field{Key: "name", Read: srcpos.Text(&cfg.Name)},
+		srcpos.Field{Key: "title", Read: srcpos.Text(&cfg.Title)},
+		srcpos.Field{Key: "description", Read: srcpos.Text(&cfg.Description)},
+		srcpos.Field{Key: "source", Read: srcpos.Text(&cfg.Source)},
+		srcpos.Field{Key: "baseURL", Read: srcpos.Text(&cfg.BaseURL)},
+		srcpos.Field{Key: "extensionKey", Read: srcpos.Text(&cfg.ExtensionKey)},
+		srcpos.Field{Key: "iconsDir", Read: srcpos.Text(&cfg.IconsDir)},
+		srcpos.Field{Key: "sliders", Read: func(m *srcpos.Node) (err error) {
+			cfg.Sliders, err = region.ReadSliders(m)
+			return err
+		}},
+		srcpos.Field{Key: "platform", Read: func(m *srcpos.Node) (err error) {
+			cfg.Platform, err = readPlatform(m)
+			return err
+		}},
+		srcpos.Field{Key: "schemaRegistry", Read: func(m *srcpos.Node) (err error) {
+			cfg.SchemaRegistry, err = readSchemaRegistry(m)
+			return err
+		}},
+		srcpos.Field{Key: "lint", Read: func(m *srcpos.Node) (err error) {
+			cfg.Lint, err = readLintConfig(m)
+			return err
+		}},
+		srcpos.Field{Key: "artifacthub", Read: func(m *srcpos.Node) (err error) {
+			cfg.ArtifactHub, err = readArtifactHub(m)
+			return err
+		}},
+	)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.ExtensionKey != "" && !strings.HasPrefix(cfg.ExtensionKey, "x-") {
 		return nil, &srcpos.Error{Pos: root.Get("extensionKey").Pos, Msg: fmt.Sprintf("extensionKey %q must start with x-", cfg.ExtensionKey)}

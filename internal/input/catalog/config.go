@@ -63,17 +63,6 @@ type Ignore struct {
 	Node     *srcpos.Node
 }
 
-// unknownKey reports a mapping key that is not among known, with the
-// closest known one when it looks like a typo. format holds one %q, the
-// key.
-func unknownKey(m *srcpos.Node, format string, known []string) error {
-	msg := fmt.Sprintf(format+" (known: %s)", m.Key, strings.Join(known, ", "))
-	if s := suggest.Closest(m.Key, known); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", s)
-	}
-	return &srcpos.Error{Pos: m.KeyPos, Msg: msg}
-}
-
 func readPlatform(n *srcpos.Node) (string, error) {
 	names := Platforms()
 	if n.Kind != srcpos.String {
@@ -125,19 +114,18 @@ func readLintConfig(n *srcpos.Node) (*LintConfig, error) {
 	if n.Kind != srcpos.Object {
 		return nil, &srcpos.Error{Pos: n.Pos, Msg: "lint must be a mapping with rules and ignore, for example lint: {rules: {slider-grid: off}}"}
 	}
-	for _, m := range n.Members {
-		var err error
-		switch m.Key {
-		case "rules":
+	err := srcpos.ReadFields(n, "unknown lint setting %q",
+		srcpos.Field{Key: "rules", Read: func(m *srcpos.Node) (err error) {
 			l.Rules, err = readRuleLevels(m)
-		case "ignore":
+			return err
+		}},
+		srcpos.Field{Key: "ignore", Read: func(m *srcpos.Node) (err error) {
 			l.Ignore, err = readIgnores(m)
-		default:
-			err = unknownKey(m, "unknown lint setting %q", []string{"rules", "ignore"})
-		}
-		if err != nil {
-			return nil, err
-		}
+			return err
+		}},
+	)
+	if err != nil {
+		return nil, err
 	}
 	return l, nil
 }
@@ -205,36 +193,38 @@ func readIgnore(n *srcpos.Node) (Ignore, error) {
 		// what was meant.
 		return ig, &srcpos.Error{Pos: n.Pos, Msg: "a lint.ignore entry needs at least one of rule, charts and option, for example {rule: slider-grid, charts: [jupyter-*], option: resources/*}"}
 	}
-	for _, m := range n.Members {
-		switch m.Key {
-		case "rule":
+	err := srcpos.ReadFields(n, "unknown key %q in a lint.ignore entry",
+		srcpos.Field{Key: "rule", Read: func(m *srcpos.Node) error {
 			if m.Kind != srcpos.String || m.Text == "" {
-				return ig, &srcpos.Error{Pos: m.Pos, Msg: "rule must be a rule's name, as catalogist lint --rules lists them"}
+				return &srcpos.Error{Pos: m.Pos, Msg: "rule must be a rule's name, as catalogist lint --rules lists them"}
 			}
 			ig.Rule, ig.RuleNode = m.Text, m
-		case "charts":
+			return nil
+		}},
+		srcpos.Field{Key: "charts", Read: func(m *srcpos.Node) error {
 			if m.Kind != srcpos.Array || len(m.Items) == 0 {
-				return ig, &srcpos.Error{Pos: m.Pos, Msg: "charts must be a list of chart name globs, for example charts: [jupyter-*, rstudio]"}
+				return &srcpos.Error{Pos: m.Pos, Msg: "charts must be a list of chart name globs, for example charts: [jupyter-*, rstudio]"}
 			}
 			for _, c := range m.Items {
 				if err := checkGlob(c, "chart glob"); err != nil {
-					return ig, err
+					return err
 				}
 				ig.Charts = append(ig.Charts, c.Text)
 			}
-		case "option":
+			return nil
+		}},
+		srcpos.Field{Key: "option", Read: func(m *srcpos.Node) error {
 			if err := checkGlob(m, "option"); err != nil {
-				return ig, err
+				return err
 			}
 			if strings.HasPrefix(m.Text, "/") {
-				return ig, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("option paths have no leading slash: write option: %s", strings.TrimLeft(m.Text, "/"))}
+				return &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("option paths have no leading slash: write option: %s", strings.TrimLeft(m.Text, "/"))}
 			}
 			ig.Option = m.Text
-		default:
-			return ig, unknownKey(m, "unknown key %q in a lint.ignore entry", []string{"rule", "charts", "option"})
-		}
-	}
-	return ig, nil
+			return nil
+		}},
+	)
+	return ig, err
 }
 
 // checkGlob refuses what path.Match would refuse, so that a malformed glob
@@ -285,22 +275,21 @@ func readArtifactHub(n *srcpos.Node) (*ArtifactHub, error) {
 		return nil, &srcpos.Error{Pos: n.Pos, Msg: shape}
 	}
 	ah := &ArtifactHub{Node: n}
-	for _, m := range n.Members {
-		switch m.Key {
-		case "repositoryID":
+	err := srcpos.ReadFields(n, "unknown artifacthub setting %q",
+		srcpos.Field{Key: "repositoryID", Read: func(m *srcpos.Node) error {
 			if m.Kind != srcpos.String || !UUIDPattern.MatchString(m.Text) {
-				return nil, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("artifacthub.repositoryID is %s, not a repository ID: copy the UUID (such as 00000000-0000-0000-0000-000000000000) from the repository's entry in Artifact Hub's control panel", m.Show())}
+				return &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("artifacthub.repositoryID is %s, not a repository ID: copy the UUID (such as 00000000-0000-0000-0000-000000000000) from the repository's entry in Artifact Hub's control panel", m.Show())}
 			}
 			ah.RepositoryID = m.Text
-		case "owners":
-			owners, err := readOwners(m)
-			if err != nil {
-				return nil, err
-			}
-			ah.Owners = owners
-		default:
-			return nil, unknownKey(m, "unknown artifacthub setting %q", []string{"repositoryID", "owners"})
-		}
+			return nil
+		}},
+		srcpos.Field{Key: "owners", Read: func(m *srcpos.Node) (err error) {
+			ah.Owners, err = readOwners(m)
+			return err
+		}},
+	)
+	if err != nil {
+		return nil, err
 	}
 	return ah, nil
 }
@@ -315,21 +304,24 @@ func readOwners(n *srcpos.Node) ([]Owner, error) {
 			return nil, &srcpos.Error{Pos: it.Pos, Msg: fmt.Sprintf("an artifacthub.owners entry is %s: write {name: jane, email: jane@example.org}, with the email of the owner's Artifact Hub account", it.Kind.WithArticle())}
 		}
 		var o Owner
-		for _, m := range it.Members {
-			switch m.Key {
-			case "name":
+		err := srcpos.ReadFields(it, "unknown key %q in an artifacthub.owners entry",
+			srcpos.Field{Key: "name", Read: func(m *srcpos.Node) error {
 				if m.Kind != srcpos.String {
-					return nil, &srcpos.Error{Pos: m.Pos, Msg: "an owner's name must be a string, such as name: jane"}
+					return &srcpos.Error{Pos: m.Pos, Msg: "an owner's name must be a string, such as name: jane"}
 				}
 				o.Name = m.Text
-			case "email":
+				return nil
+			}},
+			srcpos.Field{Key: "email", Read: func(m *srcpos.Node) error {
 				if m.Kind != srcpos.String || !EmailPattern.MatchString(m.Text) {
-					return nil, &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("an owner's email is %s: write the email of the owner's Artifact Hub account, such as email: jane@example.org", m.Show())}
+					return &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("an owner's email is %s: write the email of the owner's Artifact Hub account, such as email: jane@example.org", m.Show())}
 				}
 				o.Email = m.Text
-			default:
-				return nil, unknownKey(m, "unknown key %q in an artifacthub.owners entry", []string{"name", "email"})
-			}
+				return nil
+			}},
+		)
+		if err != nil {
+			return nil, err
 		}
 		if o.Email == "" {
 			// Artifact Hub matches the claim by the account's email.

@@ -106,65 +106,76 @@ func (c *yamlConverter) convert(y *yaml.Node, parent *Node, depth int) (*Node, e
 		}
 		return n, nil
 	case yaml.MappingNode:
-		n := &Node{Kind: Object, Pos: pos, Parent: parent}
-		for i := 0; i+1 < len(y.Content); i += 2 {
-			k, v := y.Content[i], y.Content[i+1]
-			if k.Tag == "!!merge" {
-				if err := c.merge(n, v, depth); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if k.Kind != yaml.ScalarNode {
-				return nil, &Error{Pos: Pos{k.Line, k.Column}, Msg: "only scalar mapping keys are supported"}
-			}
-			val, err := c.convert(v, n, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			val.Key, val.KeyPos = k.Value, Pos{k.Line, k.Column}
-			n.Members = append(n.Members, val)
-		}
-		return n, nil
+		return c.convertMapping(y, parent, depth, pos)
 	case yaml.ScalarNode:
-		n := &Node{Pos: pos, Parent: parent, Text: y.Value}
-		switch y.ShortTag() {
-		case "!!null":
-			n.Kind, n.Text = Null, ""
-		case "!!bool":
-			var b bool
-			if err := y.Decode(&b); err != nil {
-				return nil, &Error{Pos: pos, Msg: err.Error()}
-			}
-			n.Kind, n.Text = Bool, strconv.FormatBool(b)
-		case "!!int", "!!float":
-			// Text holds a JSON number literal whatever the YAML spelling
-			// (0x1F, 0o17, +1, 1_000, .5).
-			n.Kind = Number
-			if jsonNumber.MatchString(y.Value) {
-				break
-			}
-			var i int64
-			if y.ShortTag() == "!!int" && y.Decode(&i) == nil {
-				n.Text = strconv.FormatInt(i, 10)
-				break
-			}
-			var f float64
-			if err := y.Decode(&f); err != nil {
-				return nil, &Error{Pos: pos, Msg: err.Error()}
-			}
-			if math.IsInf(f, 0) || math.IsNaN(f) {
-				// JSON has no such numbers; keep the text as a string.
-				n.Kind = String
-				break
-			}
-			n.Text = strconv.FormatFloat(f, 'g', -1, 64)
-		default:
-			n.Kind = String
-		}
-		return n, nil
+		return convertScalar(y, parent, pos)
 	}
 	return nil, &Error{Pos: pos, Msg: "unsupported YAML node"}
+}
+
+// convertMapping converts a mapping, applying its merge keys.
+func (c *yamlConverter) convertMapping(y *yaml.Node, parent *Node, depth int, pos Pos) (*Node, error) {
+	n := &Node{Kind: Object, Pos: pos, Parent: parent}
+	for i := 0; i+1 < len(y.Content); i += 2 {
+		k, v := y.Content[i], y.Content[i+1]
+		if k.Tag == "!!merge" {
+			if err := c.merge(n, v, depth); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			return nil, &Error{Pos: Pos{k.Line, k.Column}, Msg: "only scalar mapping keys are supported"}
+		}
+		val, err := c.convert(v, n, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		val.Key, val.KeyPos = k.Value, Pos{k.Line, k.Column}
+		n.Members = append(n.Members, val)
+	}
+	return n, nil
+}
+
+// convertScalar converts a scalar: Text holds a JSON literal for a null,
+// a boolean or a number.
+func convertScalar(y *yaml.Node, parent *Node, pos Pos) (*Node, error) {
+	n := &Node{Pos: pos, Parent: parent, Text: y.Value}
+	switch y.ShortTag() {
+	case "!!null":
+		n.Kind, n.Text = Null, ""
+	case "!!bool":
+		var b bool
+		if err := y.Decode(&b); err != nil {
+			return nil, &Error{Pos: pos, Msg: err.Error()}
+		}
+		n.Kind, n.Text = Bool, strconv.FormatBool(b)
+	case "!!int", "!!float":
+		// Text holds a JSON number literal whatever the YAML spelling
+		// (0x1F, 0o17, +1, 1_000, .5).
+		n.Kind = Number
+		if jsonNumber.MatchString(y.Value) {
+			break
+		}
+		var i int64
+		if y.ShortTag() == "!!int" && y.Decode(&i) == nil {
+			n.Text = strconv.FormatInt(i, 10)
+			break
+		}
+		var f float64
+		if err := y.Decode(&f); err != nil {
+			return nil, &Error{Pos: pos, Msg: err.Error()}
+		}
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			// JSON has no such numbers; keep the text as a string.
+			n.Kind = String
+			break
+		}
+		n.Text = strconv.FormatFloat(f, 'g', -1, 64)
+	default:
+		n.Kind = String
+	}
+	return n, nil
 }
 
 // merge applies a "<<" merge key: members not already present are copied.

@@ -399,32 +399,38 @@ func (c *computer) value(o *Option, data *scope, y yamlRef, implicit string) any
 		return set(yaml, FromValues)
 	}
 	if t == "array" {
-		out := []any{}
-		n := 0
-		if o.minItems != nil {
-			n = *o.minItems
-		}
-		if n == 0 {
-			return set(out, FromItems)
-		}
-		var item any
-		defined := false
-		if o.Items != nil {
-			defined = c.try(func() { item = c.value(o.Items, data, yamlRef{}, "") })
-		}
-		if !defined {
-			c.throw(FailItems, o, o.Node.Get("minItems"), "option %q has minItems %d but its items get no default value, so the form will not open; give the items a default, or the array a default with %d items", o.Path, n, n)
-		}
-		for range min(n, maxItems) {
-			out = append(out, item)
-		}
-		return set(out, FromItems)
+		return set(c.itemsValue(o, data), FromItems)
 	}
 	if o.Ext != nil && o.Ext.OverwriteDefaultWith != nil && !fd.ContextResolved {
 		c.throw(FailValue, o, nil, "option %q gets no value: its overwriteDefaultWith %s finds nothing in the context (as for a user or deployment without it), and it has no usable default and nothing in values.yaml, so the form will not open. %s", o.Path, show(nodeValue(o.Ext.OverwriteDefaultWith)), c.fix(o))
 	}
 	c.throw(FailValue, o, nil, "option %q gets no value from any source (no const, no usable default, nothing from the context, nothing in values.yaml), so the form will not open. %s", o.Path, c.fix(o))
 	return nil
+}
+
+// itemsValue is the value of an array without one: minItems items, each
+// with the items' value.
+func (c *computer) itemsValue(o *Option, data *scope) []any {
+	out := []any{}
+	n := 0
+	if o.minItems != nil {
+		n = *o.minItems
+	}
+	if n == 0 {
+		return out
+	}
+	var item any
+	defined := false
+	if o.Items != nil {
+		defined = c.try(func() { item = c.value(o.Items, data, yamlRef{}, "") })
+	}
+	if !defined {
+		c.throw(FailItems, o, o.Node.Get("minItems"), "option %q has minItems %d but its items get no default value, so the form will not open; give the items a default, or the array a default with %d items", o.Path, n, n)
+	}
+	for range min(n, maxItems) {
+		out = append(out, item)
+	}
+	return out
 }
 
 // fix says how to give an option a value, after its default was rejected

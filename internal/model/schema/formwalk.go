@@ -142,7 +142,14 @@ func (c *computer) show(o *Option, path []string, value any, visible bool) (Widg
 		c.ends = append(c.ends, &rangeEnd{o: o, down: o.Extremity == "down", fields: sf, value: value, visible: visible})
 		return WidgetRange, nil
 	}
-	switch t {
+	return c.showTyped(o, path, value, visible)
+}
+
+// showTyped checks that the widget of an option's type can show its value,
+// for an option neither a select nor a slider.
+func (c *computer) showTyped(o *Option, path []string, value any, visible bool) (Widget, func()) {
+	items := o.Node.Get("items")
+	switch o.Type {
 	case "object":
 		return WidgetGroup, func() {
 			for _, ch := range o.Children {

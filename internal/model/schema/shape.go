@@ -67,7 +67,10 @@ func (s *Schema) Shapes() []Shape {
 	return out
 }
 
-func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *srcpos.Node, bool, string, ...any)) {
+// shapeAdd records a shape problem of an option.
+type shapeAdd = func(ShapeKind, *Option, *srcpos.Node, bool, string, ...any)
+
+func (s *Schema) shape(o *Option, add shapeAdd) {
 	n := o.Node
 	name := o.Path
 	if o.Parent == nil {
@@ -77,15 +80,26 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *srcpos.Node, boo
 		add(ShapeType, o, n, true, "option %q is %s, not a schema object; %s", name, n.Kind.WithArticle(), wontOpen)
 		return
 	}
+	if !s.shapeType(o, n, name, add) {
+		return
+	}
+	shapeKeywords(o, n, name, add)
+	shapeHidden(o, n, name, add)
+	s.shapeExt(o, name, add)
+}
+
+// shapeType checks an option's type; it says whether the other checks are
+// worth making.
+func (s *Schema) shapeType(o *Option, n *srcpos.Node, name string, add shapeAdd) bool {
 	t := n.Get("type")
 	switch {
 	case t == nil && o.Const == nil:
 		if ref := n.Get("$ref"); ref != nil {
 			if s.failedRef(ref) {
-				return // the API cannot serve the schema at all; form-opens says why
+				return false // the API cannot serve the schema at all; form-opens says why
 			}
 			add(ShapeRef, o, ref, false, "option %q is only a $ref to %s, which the platform's API does not resolve (%s), so it has no type and %s; write the schema inline or under #/definitions/", name, ref.Show(), s.refWhy(ref), wontOpen)
-			return
+			return false
 		}
 		add(ShapeType, o, n, true, "option %q has neither type nor const; %s", name, wontOpen)
 	case t == nil:
@@ -94,6 +108,11 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *srcpos.Node, boo
 	case t.Kind != srcpos.String || !slices.Contains(Types, t.Text):
 		add(ShapeType, o, t, false, "option %q has type %s; the form accepts only %s, so %s%s", name, t.Show(), strings.Join(Types, ", "), wontOpen, suggest.Hint(t.Text, Types))
 	}
+	return true
+}
+
+// shapeKeywords checks the kinds of the keywords the form reads.
+func shapeKeywords(o *Option, n *srcpos.Node, name string, add shapeAdd) {
 	for _, key := range []string{"title", "description"} {
 		if v := n.Get(key); v != nil && v.Kind != srcpos.String {
 			add(ShapeText, o, v, false, "%s of option %q is %s; write a string: %s otherwise", key, name, v.Kind.WithArticle(), wontOpen)
@@ -149,6 +168,10 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *srcpos.Node, boo
 			add(ShapeOther, o, items, false, "items of option %q is %s, not a schema object, so %s", name, items.Show(), wontOpen)
 		}
 	}
+}
+
+// shapeHidden checks a hidden condition.
+func shapeHidden(o *Option, n *srcpos.Node, name string, add shapeAdd) {
 	if h := n.Get("hidden"); h != nil {
 		switch h.Kind {
 		case srcpos.Bool:
@@ -174,6 +197,10 @@ func (s *Schema) shape(o *Option, add func(ShapeKind, *Option, *srcpos.Node, boo
 			add(ShapeOther, o, h, false, "hidden of option %q is %s; write true, false or {\"path\": ..., \"value\": ...}: %s otherwise", name, h.Show(), wontOpen)
 		}
 	}
+}
+
+// shapeExt checks the extension's keywords.
+func (s *Schema) shapeExt(o *Option, name string, add shapeAdd) {
 	ext := o.Ext
 	if ext == nil {
 		return

@@ -125,203 +125,249 @@ next:
 // validateNoEnum is the platform's check of a value without the options of
 // a select.
 func (c *computer) validateNoEnum(o *Option, data *scope, v any) verdict {
-	t := typeOf(o)
-	sf := c.fields(o)
-	inBounds := func(x float64) bool {
-		return (sf.Min == nil || x >= *sf.Min) && (sf.Max == nil || x <= *sf.Max)
-	}
-	stringWhy := func(s string) string {
-		if o.pattern != "" {
-			if re := o.patternRegexp(); re != nil && !re.MatchString(s) {
-				return fmt.Sprintf("%q does not match the pattern %q", s, o.pattern)
-			}
-		}
-		if sf.Unit == nil {
-			return ""
-		}
-		unit := *sf.Unit
-		if !strings.HasSuffix(s, unit) {
-			return fmt.Sprintf("%q does not end with the slider unit %q", s, unit)
-		}
-		num := strings.TrimSuffix(s, unit)
-		x := jsParseFloat(num)
-		switch {
-		case math.IsNaN(x) && unit == "":
-			return fmt.Sprintf("%q is not a number", s)
-		case math.IsNaN(x):
-			return fmt.Sprintf("%q is not a number followed by the slider unit %q", s, unit)
-		case !inBounds(x) && jsNumberString(x) != strings.TrimSpace(num):
-			// parseFloat stops at the first character that is no digit:
-			// say what it read, or "1_000m" would seem inside the range.
-			return fmt.Sprintf("%q reads as %s (the platform's parseFloat stops at the first character that is not part of a number), outside the slider range %s", s, jsNumberString(x)+unit, rangeText(sf))
-		case !inBounds(x):
-			return fmt.Sprintf("%q is outside the slider range %s", s, rangeText(sf))
-		}
-		return ""
-	}
-	numberWhy := func(x float64) string {
-		switch {
-		case o.minimum != nil && x < *o.minimum:
-			return fmt.Sprintf("%s is below the minimum %s", jsNumberString(x), jsNumberString(*o.minimum))
-		case !inBounds(x):
-			return fmt.Sprintf("%s is outside the slider range %s", jsNumberString(x), rangeText(sf))
-		case t == "integer" && x != math.Trunc(x):
-			return fmt.Sprintf("%s is not a whole number", jsNumberString(x))
-		}
-		return ""
-	}
-	wrongType := func() verdict {
-		return invalid("%s is not a valid %s", show(v), t)
-	}
+	k := &noEnum{c: c, o: o, data: data, v: v, t: typeOf(o), sf: c.fields(o)}
 	// A value of another type is coerced; the platform uses the coerced
 	// value for a context value, and rejects it as a default or from
 	// values.yaml.
-	notType := fmt.Sprintf("%s is not %s", show(v), WithArticle(t))
+	k.notType = fmt.Sprintf("%s is not %s", show(v), WithArticle(k.t))
 	switch x := v.(type) {
 	case string:
-		switch t {
-		case "string":
-			if why := stringWhy(x); why != "" {
-				return invalid("%s", why)
-			}
-			return verdict{valid: true}
-		case "boolean":
-			switch strings.ToLower(x) {
-			case "true", "yes", "1", "on":
-				return approx(true, notType)
-			case "false", "no", "0", "off":
-				return approx(false, notType)
-			}
-			return wrongType()
-		case "integer", "number":
-			f := jsParseFloat(x)
-			if math.IsNaN(f) {
-				return wrongType()
-			}
-			if why := numberWhy(f); why != "" {
-				return invalid("%s", why)
-			}
-			return approx(f, notType)
-		}
-		return wrongType()
+		return k.ofString(x)
 	case float64:
-		switch t {
-		case "string":
-			s := jsNumberString(x)
-			if why := stringWhy(s); why != "" {
-				return invalid("%s", why)
-			}
-			return approx(s, notType)
-		case "boolean":
-			return approx(x != 0, notType)
-		case "integer", "number":
-			if why := numberWhy(x); why != "" {
-				return invalid("%s", why)
-			}
-			return verdict{valid: true}
-		}
-		return wrongType()
+		return k.ofNumber(x)
 	case bool:
-		switch t {
-		case "string":
-			s := "false"
-			if x {
-				s = "true"
-			}
-			if why := stringWhy(s); why != "" {
-				return invalid("%s", why)
-			}
-			return approx(s, notType)
-		case "boolean":
-			return verdict{valid: true}
-		case "integer", "number":
-			n := 0.0
-			if x {
-				n = 1
-			}
-			if why := numberWhy(n); why != "" {
-				return invalid("%s", why)
-			}
-			return approx(n, notType)
-		}
-		return wrongType()
+		return k.ofBool(x)
 	case nil:
-		switch t {
-		case "string":
-			if why := stringWhy(""); why != "" {
-				return invalid("null: %s", why)
-			}
-			return approx("", notType)
-		case "boolean":
-			return approx(false, notType)
-		case "integer", "number":
-			if why := numberWhy(0); why != "" {
-				return invalid("null: %s", why)
-			}
-			return approx(0.0, notType)
-		}
-		return wrongType()
+		return k.ofNull()
 	case []any:
-		if t != "array" {
-			return wrongType()
+		return k.ofArray(x)
+	case map[string]any:
+		return k.ofObject(x)
+	}
+	return k.wrongType()
+}
+
+// noEnum is one check of validateNoEnum: the option, its type and slider
+// fields, and the value.
+type noEnum struct {
+	c    *computer
+	o    *Option
+	data *scope
+	v    any
+	t    string
+	sf   SliderFields
+	// notType says the value is not of the option's type, for a value
+	// coerced to it.
+	notType string
+}
+
+func (k *noEnum) wrongType() verdict {
+	return invalid("%s is not a valid %s", show(k.v), k.t)
+}
+
+func (k *noEnum) inBounds(x float64) bool {
+	return (k.sf.Min == nil || x >= *k.sf.Min) && (k.sf.Max == nil || x <= *k.sf.Max)
+}
+
+// stringWhy says why a string is refused, "" when it is not.
+func (k *noEnum) stringWhy(s string) string {
+	o, sf := k.o, k.sf
+	if o.pattern != "" {
+		if re := o.patternRegexp(); re != nil && !re.MatchString(s) {
+			return fmt.Sprintf("%q does not match the pattern %q", s, o.pattern)
 		}
-		lo := 0
-		if o.minItems != nil {
-			lo = *o.minItems
-		}
-		if len(x) < lo || (o.maxItems != nil && len(x) > *o.maxItems) {
-			return invalid("it has %d items, outside the allowed count", len(x))
-		}
-		if o.Items == nil {
-			return verdict{valid: true}
-		}
-		out := make([]any, len(x))
-		approximated := false
-		for i, item := range x {
-			r := c.validate(o.Items, data, item)
-			switch {
-			case r.valid:
-				out[i] = item
-			case r.hasApprox:
-				out[i], approximated = r.approx, true
-			default:
-				return invalid("item %d: %s", i, r.why)
-			}
-		}
-		if approximated {
-			return verdict{approx: out, hasApprox: true, why: "its items are not of the items' type"}
+	}
+	if sf.Unit == nil {
+		return ""
+	}
+	unit := *sf.Unit
+	if !strings.HasSuffix(s, unit) {
+		return fmt.Sprintf("%q does not end with the slider unit %q", s, unit)
+	}
+	num := strings.TrimSuffix(s, unit)
+	x := jsParseFloat(num)
+	switch {
+	case math.IsNaN(x) && unit == "":
+		return fmt.Sprintf("%q is not a number", s)
+	case math.IsNaN(x):
+		return fmt.Sprintf("%q is not a number followed by the slider unit %q", s, unit)
+	case !k.inBounds(x) && jsNumberString(x) != strings.TrimSpace(num):
+		// parseFloat stops at the first character that is no digit:
+		// say what it read, or "1_000m" would seem inside the range.
+		return fmt.Sprintf("%q reads as %s (the platform's parseFloat stops at the first character that is not part of a number), outside the slider range %s", s, jsNumberString(x)+unit, rangeText(sf))
+	case !k.inBounds(x):
+		return fmt.Sprintf("%q is outside the slider range %s", s, rangeText(sf))
+	}
+	return ""
+}
+
+// numberWhy says why a number is refused, "" when it is not.
+func (k *noEnum) numberWhy(x float64) string {
+	switch {
+	case k.o.minimum != nil && x < *k.o.minimum:
+		return fmt.Sprintf("%s is below the minimum %s", jsNumberString(x), jsNumberString(*k.o.minimum))
+	case !k.inBounds(x):
+		return fmt.Sprintf("%s is outside the slider range %s", jsNumberString(x), rangeText(k.sf))
+	case k.t == "integer" && x != math.Trunc(x):
+		return fmt.Sprintf("%s is not a whole number", jsNumberString(x))
+	}
+	return ""
+}
+
+func (k *noEnum) ofString(x string) verdict {
+	switch k.t {
+	case "string":
+		if why := k.stringWhy(x); why != "" {
+			return invalid("%s", why)
 		}
 		return verdict{valid: true}
-	case map[string]any:
-		if t != "object" {
-			return wrongType()
+	case "boolean":
+		switch strings.ToLower(x) {
+		case "true", "yes", "1", "on":
+			return approx(true, k.notType)
+		case "false", "no", "0", "off":
+			return approx(false, k.notType)
 		}
-		if o.Node.Get("properties") == nil {
-			return verdict{valid: true}
+		return k.wrongType()
+	case "integer", "number":
+		f := jsParseFloat(x)
+		if math.IsNaN(f) {
+			return k.wrongType()
 		}
-		out := map[string]any{}
-		approximated := len(x) > len(o.Children)
-		for _, child := range o.Children {
-			item, ok := x[child.Name]
-			if !ok {
-				return invalid("it has no property %q", child.Name)
-			}
-			r := c.validate(child, data, item)
-			switch {
-			case r.valid:
-				out[child.Name] = item
-			case r.hasApprox:
-				out[child.Name], approximated = r.approx, true
-			default:
-				return invalid("property %q: %s", child.Name, r.why)
-			}
+		if why := k.numberWhy(f); why != "" {
+			return invalid("%s", why)
 		}
-		if approximated {
-			return verdict{approx: out, hasApprox: true, why: "it has properties the option does not have"}
+		return approx(f, k.notType)
+	}
+	return k.wrongType()
+}
+
+func (k *noEnum) ofNumber(x float64) verdict {
+	switch k.t {
+	case "string":
+		s := jsNumberString(x)
+		if why := k.stringWhy(s); why != "" {
+			return invalid("%s", why)
+		}
+		return approx(s, k.notType)
+	case "boolean":
+		return approx(x != 0, k.notType)
+	case "integer", "number":
+		if why := k.numberWhy(x); why != "" {
+			return invalid("%s", why)
 		}
 		return verdict{valid: true}
 	}
-	return wrongType()
+	return k.wrongType()
+}
+
+func (k *noEnum) ofBool(x bool) verdict {
+	switch k.t {
+	case "string":
+		s := "false"
+		if x {
+			s = "true"
+		}
+		if why := k.stringWhy(s); why != "" {
+			return invalid("%s", why)
+		}
+		return approx(s, k.notType)
+	case "boolean":
+		return verdict{valid: true}
+	case "integer", "number":
+		n := 0.0
+		if x {
+			n = 1
+		}
+		if why := k.numberWhy(n); why != "" {
+			return invalid("%s", why)
+		}
+		return approx(n, k.notType)
+	}
+	return k.wrongType()
+}
+
+func (k *noEnum) ofNull() verdict {
+	switch k.t {
+	case "string":
+		if why := k.stringWhy(""); why != "" {
+			return invalid("null: %s", why)
+		}
+		return approx("", k.notType)
+	case "boolean":
+		return approx(false, k.notType)
+	case "integer", "number":
+		if why := k.numberWhy(0); why != "" {
+			return invalid("null: %s", why)
+		}
+		return approx(0.0, k.notType)
+	}
+	return k.wrongType()
+}
+
+func (k *noEnum) ofArray(x []any) verdict {
+	o := k.o
+	if k.t != "array" {
+		return k.wrongType()
+	}
+	lo := 0
+	if o.minItems != nil {
+		lo = *o.minItems
+	}
+	if len(x) < lo || (o.maxItems != nil && len(x) > *o.maxItems) {
+		return invalid("it has %d items, outside the allowed count", len(x))
+	}
+	if o.Items == nil {
+		return verdict{valid: true}
+	}
+	out := make([]any, len(x))
+	approximated := false
+	for i, item := range x {
+		r := k.c.validate(o.Items, k.data, item)
+		switch {
+		case r.valid:
+			out[i] = item
+		case r.hasApprox:
+			out[i], approximated = r.approx, true
+		default:
+			return invalid("item %d: %s", i, r.why)
+		}
+	}
+	if approximated {
+		return verdict{approx: out, hasApprox: true, why: "its items are not of the items' type"}
+	}
+	return verdict{valid: true}
+}
+
+func (k *noEnum) ofObject(x map[string]any) verdict {
+	o := k.o
+	if k.t != "object" {
+		return k.wrongType()
+	}
+	if o.Node.Get("properties") == nil {
+		return verdict{valid: true}
+	}
+	out := map[string]any{}
+	approximated := len(x) > len(o.Children)
+	for _, child := range o.Children {
+		item, ok := x[child.Name]
+		if !ok {
+			return invalid("it has no property %q", child.Name)
+		}
+		r := k.c.validate(child, k.data, item)
+		switch {
+		case r.valid:
+			out[child.Name] = item
+		case r.hasApprox:
+			out[child.Name], approximated = r.approx, true
+		default:
+			return invalid("property %q: %s", child.Name, r.why)
+		}
+	}
+	if approximated {
+		return verdict{approx: out, hasApprox: true, why: "it has properties the option does not have"}
+	}
+	return verdict{valid: true}
 }
 
 func rangeText(f SliderFields) string {

@@ -442,30 +442,7 @@ func (b *renderer) chartPage(c *Chart) (*pageView, error) {
 	if hasTree {
 		cv.Contribute = tree.url("tree", tree.dir)
 	}
-	for _, m := range c.Maintainers {
-		mv := maintainerView{Name: strings.TrimSpace(m.Name)}
-		if e := strings.TrimSpace(m.Email); e != "" {
-			if isEmail(e) {
-				mv.Email = &link{Text: e, URL: "mailto:" + e}
-			} else {
-				mv.Email = &link{Text: e}
-			}
-		}
-		if u := strings.TrimSpace(m.URL); u != "" {
-			l := link{Text: u}
-			if isHTTPS(u) {
-				l.URL, l.External = u, true
-			}
-			mv.URL = &l
-		}
-		if mv.Name == "" && mv.Email == nil && mv.URL == nil {
-			continue
-		}
-		if mv.Name == "" {
-			mv.Name = "Maintainer"
-		}
-		cv.Maintainers = append(cv.Maintainers, mv)
-	}
+	cv.Maintainers = maintainers(c)
 	pv.RemoteImages = isHTTPS(cv.Icon)
 	if len(bytes.TrimSpace(c.README)) > 0 {
 		html, remote, err := renderMarkdown(b.md, c.README, tree, hasTree)
@@ -479,27 +456,7 @@ func (b *renderer) chartPage(c *Chart) (*pageView, error) {
 		cv.Values, cv.ValuesCut = valuesText(c.Values)
 	}
 	cv.Install = b.install(c)
-	for i, v := range c.Versions {
-		vv := versionView{
-			Version:    v.Version,
-			AppVersion: v.AppVersion,
-			Date:       dateText(v.Created),
-			Latest:     i == 0,
-		}
-		if d := strings.TrimSpace(v.Digest); d != "" {
-			vv.Digest = d
-			short := strings.TrimPrefix(d, "sha256:")
-			vv.DigestShort = short[:min(len(short), 12)]
-		}
-		if u, abs, ok := siteURL(v.URL); ok {
-			if abs {
-				vv.Download = u
-			} else {
-				vv.Download = root + u
-			}
-		}
-		cv.Versions = append(cv.Versions, vv)
-	}
+	cv.Versions = versions(c, root)
 	cv.Changelog = changelog(c)
 	if len(cv.Changelog) > 0 && (cv.Changelog[0].Latest || len(c.Versions) == 0) {
 		cv.Changes = cv.Changelog[0].Changes
@@ -522,6 +479,65 @@ func (b *renderer) chartPage(c *Chart) (*pageView, error) {
 	}
 	pv.Chart = cv
 	return pv, nil
+}
+
+// maintainers are the chart's maintainers as the page links them; an
+// entry with nothing to show is left out.
+func maintainers(c *Chart) []maintainerView {
+	var out []maintainerView
+	for _, m := range c.Maintainers {
+		mv := maintainerView{Name: strings.TrimSpace(m.Name)}
+		if e := strings.TrimSpace(m.Email); e != "" {
+			if isEmail(e) {
+				mv.Email = &link{Text: e, URL: "mailto:" + e}
+			} else {
+				mv.Email = &link{Text: e}
+			}
+		}
+		if u := strings.TrimSpace(m.URL); u != "" {
+			l := link{Text: u}
+			if isHTTPS(u) {
+				l.URL, l.External = u, true
+			}
+			mv.URL = &l
+		}
+		if mv.Name == "" && mv.Email == nil && mv.URL == nil {
+			continue
+		}
+		if mv.Name == "" {
+			mv.Name = "Maintainer"
+		}
+		out = append(out, mv)
+	}
+	return out
+}
+
+// versions are the chart's versions, newest first, with their downloads
+// relative to the page at root.
+func versions(c *Chart, root string) []versionView {
+	var out []versionView
+	for i, v := range c.Versions {
+		vv := versionView{
+			Version:    v.Version,
+			AppVersion: v.AppVersion,
+			Date:       dateText(v.Created),
+			Latest:     i == 0,
+		}
+		if d := strings.TrimSpace(v.Digest); d != "" {
+			vv.Digest = d
+			short := strings.TrimPrefix(d, "sha256:")
+			vv.DigestShort = short[:min(len(short), 12)]
+		}
+		if u, abs, ok := siteURL(v.URL); ok {
+			if abs {
+				vv.Download = u
+			} else {
+				vv.Download = root + u
+			}
+		}
+		out = append(out, vv)
+	}
+	return out
 }
 
 // changelog lists the changes of every version that has some, newest

@@ -294,10 +294,25 @@ func rangeText(b slider.Config) string {
 }
 
 func notesOf(form *schema.Form, f *schema.Field, platform *schema.Platform, model *launchcontext.Model) []note {
-	o := f.Option
-	var out []note
-	add := func(kind string, parts ...part) { out = append(out, note{Kind: kind, Parts: parts}) }
+	var n notes
+	n.slider(f, platform)
+	n.hidden(f)
+	n.prefill(form, f, model)
+	if f.Readonly {
+		n.add("readonly", txt("Read-only"))
+	}
+	return n
+}
 
+// notes are an option's notes, in the order the page lists them.
+type notes []note
+
+func (n *notes) add(kind string, parts ...part) { *n = append(*n, note{Kind: kind, Parts: parts}) }
+
+// slider notes the slider's bounds, where they come from, and the end of a
+// range the option is.
+func (n *notes) slider(f *schema.Field, platform *schema.Platform) {
+	o, add := f.Option, n.add
 	if f.HasBounds {
 		parts := []part{txt("Slider "), code(rangeText(f.Bounds))}
 		if f.Bounds.Unit != "" {
@@ -336,6 +351,11 @@ func notesOf(form *schema.Form, f *schema.Field, platform *schema.Platform, mode
 		}
 	}
 
+}
+
+// hidden notes when the form hides the option.
+func (n *notes) hidden(f *schema.Field) {
+	o, add := f.Option, n.add
 	if h := o.Hidden; h != nil {
 		switch {
 		case h.Always:
@@ -351,6 +371,11 @@ func notesOf(form *schema.Form, f *schema.Field, platform *schema.Platform, mode
 		}
 	}
 
+}
+
+// prefill notes what the option is pre-filled from, and its choices.
+func (n *notes) prefill(form *schema.Form, f *schema.Field, model *launchcontext.Model) {
+	o, add := f.Option, n.add
 	if o.Ext != nil && o.Ext.OverwriteDefaultWith != nil {
 		expr := o.Ext.OverwriteDefaultWith
 		refs := refPaths(expr)
@@ -391,11 +416,6 @@ func notesOf(form *schema.Form, f *schema.Field, platform *schema.Platform, mode
 		}
 		add("choices", parts...)
 	}
-
-	if f.Readonly {
-		add("readonly", txt("Read-only"))
-	}
-	return out
 }
 
 // codeList writes paths as code, separated by commas.

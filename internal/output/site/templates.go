@@ -52,9 +52,9 @@ type sourceFile struct {
 	data   []byte
 }
 
-// loadTemplates reads the embedded templates and assets and, when dir is
-// set, the files of dir that replace them (same name) or add to them.
-func loadTemplates(dir string) (*templateSet, error) {
+// templateFiles are the embedded templates and assets, with the files of
+// dir, when set, in place of those of the same name.
+func templateFiles(dir string) (map[string]sourceFile, error) {
 	files := map[string]sourceFile{}
 	entries, err := fs.ReadDir(templates.FS, ".")
 	if err != nil {
@@ -96,7 +96,16 @@ func loadTemplates(dir string) (*templateSet, error) {
 			files[name] = sourceFile{origin: p, data: data}
 		}
 	}
+	return files, nil
+}
 
+// loadTemplates reads the embedded templates and assets and, when dir is
+// set, the files of dir that replace them (same name) or add to them.
+func loadTemplates(dir string) (*templateSet, error) {
+	files, err := templateFiles(dir)
+	if err != nil {
+		return nil, err
+	}
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)

@@ -140,59 +140,45 @@ func Parse(data []byte) (*File, error) {
 	return f, nil
 }
 
-var fields = []string{"id", "name", "description", "location", "extensionKey", "platform", "status", "highlightedCharts", "excludedCharts", "skipTLSVerify", "caFile"}
-
 func parseCatalog(n *srcpos.Node) (*Catalog, error) {
 	if n.Kind != srcpos.Object {
 		return nil, &srcpos.Error{Pos: n.Pos, Msg: "a catalog is a mapping with at least id and location"}
 	}
 	c := &Catalog{}
-	for _, m := range n.Members {
-		var err error
-		switch m.Key {
-		case "id":
-			err = str(m, &c.ID)
-		case "name":
-			err = str(m, &c.Name)
-		case "description":
-			err = str(m, &c.Description)
-		case "location":
-			err = str(m, &c.Location)
-		case "extensionKey":
-			err = str(m, &c.ExtensionKey)
-		case "platform":
-			err = str(m, &c.Platform)
-			if err == nil {
-				err = platform(m)
+	err := srcpos.ReadFields(n, "unknown field %q",
+		srcpos.Field{Key: "id", Read: srcpos.Text(&c.ID)},
+		srcpos.Field{Key: "name", Read: srcpos.Text(&c.Name)},
+		srcpos.Field{Key: "description", Read: srcpos.Text(&c.Description)},
+		srcpos.Field{Key: "location", Read: srcpos.Text(&c.Location)},
+		srcpos.Field{Key: "extensionKey", Read: srcpos.Text(&c.ExtensionKey)},
+		srcpos.Field{Key: "platform", Read: func(m *srcpos.Node) error {
+			if err := srcpos.Text(&c.Platform)(m); err != nil {
+				return err
 			}
-		case "status":
-			err = str(m, &c.Status)
-			if err == nil && c.Status != "PROD" && c.Status != "TEST" {
-				err = &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("status %q: write PROD or TEST", c.Status)}
+			return platform(m)
+		}},
+		srcpos.Field{Key: "status", Read: func(m *srcpos.Node) error {
+			if err := srcpos.Text(&c.Status)(m); err != nil {
+				return err
 			}
-		case "highlightedCharts":
-			err = strs(m, &c.HighlightedCharts)
-		case "excludedCharts":
-			err = strs(m, &c.ExcludedCharts)
-		case "skipTLSVerify":
+			if c.Status != "PROD" && c.Status != "TEST" {
+				return &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("status %q: write PROD or TEST", c.Status)}
+			}
+			return nil
+		}},
+		srcpos.Field{Key: "highlightedCharts", Read: func(m *srcpos.Node) error { return strs(m, &c.HighlightedCharts) }},
+		srcpos.Field{Key: "excludedCharts", Read: func(m *srcpos.Node) error { return strs(m, &c.ExcludedCharts) }},
+		srcpos.Field{Key: "skipTLSVerify", Read: func(m *srcpos.Node) error {
 			if m.Kind != srcpos.Bool {
-				err = &srcpos.Error{Pos: m.Pos, Msg: "skipTLSVerify must be true or false"}
+				return &srcpos.Error{Pos: m.Pos, Msg: "skipTLSVerify must be true or false"}
 			}
 			c.SkipTLSVerify = m.Bool()
-		case "caFile":
-			err = str(m, &c.CAFile)
-		default:
-			msg := fmt.Sprintf("unknown field %q", m.Key)
-			if s := suggest.Closest(m.Key, fields); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			} else {
-				msg += "; known fields: " + strings.Join(fields, ", ")
-			}
-			err = &srcpos.Error{Pos: m.KeyPos, Msg: msg}
-		}
-		if err != nil {
-			return nil, err
-		}
+			return nil
+		}},
+		srcpos.Field{Key: "caFile", Read: srcpos.Text(&c.CAFile)},
+	)
+	if err != nil {
+		return nil, err
 	}
 	if c.ID == "" || c.Location == "" {
 		return nil, &srcpos.Error{Pos: n.Pos, Msg: "a catalog needs an id and a location (its chart repository URL)"}
@@ -215,14 +201,6 @@ func platform(m *srcpos.Node) error {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return &srcpos.Error{Pos: m.Pos, Msg: msg}
-}
-
-func str(m *srcpos.Node, dst *string) error {
-	if m.Kind != srcpos.String {
-		return &srcpos.Error{Pos: m.Pos, Msg: fmt.Sprintf("%s must be a string, not %s", m.Key, m.Kind.WithArticle())}
-	}
-	*dst = m.Text
-	return nil
 }
 
 func strs(m *srcpos.Node, dst *[]string) error {

@@ -47,7 +47,7 @@ func TestParse(t *testing.T) {
 
 func TestParseErrorsNameTheLine(t *testing.T) {
 	for name, tc := range map[string]struct{ src, want string }{
-		"typo":          {"- id: a\n  location: https://x\n  extensionkey: x-onyxia\n", `3:3: unknown field "extensionkey"; did you mean "extensionKey"?`},
+		"typo":          {"- id: a\n  location: https://x\n  extensionkey: x-onyxia\n", `3:3: unknown field "extensionkey" (known: id, name, description, location, extensionKey, platform, status, highlightedCharts, excludedCharts, skipTLSVerify, caFile); did you mean "extensionKey"?`},
 		"no id":         {"- location: https://x\n", "1:3: a catalog needs an id and a location"},
 		"duplicate":     {"- {id: a, location: x}\n- {id: a, location: y}\n", `2:8: catalog id "a" is already used at line 1`},
 		"status":        {"- {id: a, location: x, status: prod}\n", `status "prod": write PROD or TEST`},
@@ -55,7 +55,7 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		"tls":           {"- {id: a, location: x, skipTLSVerify: yes please}\n", "skipTLSVerify must be true or false"},
 		"platform":      {"- id: a\n  location: x\n  platform: onyxa\n", `3:13: platform "onyxa" is not one of catalogist, onyxia; did you mean "onyxia"?`},
 		"platform type": {"- {id: a, location: x, platform: [onyxia]}\n", "1:34: platform must be a string, not an array"},
-		"platform typo": {"- {id: a, location: x, plattform: onyxia}\n", `unknown field "plattform"; did you mean "platform"?`},
+		"platform typo": {"- {id: a, location: x, plattform: onyxia}\n", `unknown field "plattform" (known: id, name, description, location, extensionKey, platform, status, highlightedCharts, excludedCharts, skipTLSVerify, caFile); did you mean "platform"?`},
 		"yaml":          {"- id: [\n", "1:"},
 	} {
 		_, err := Parse([]byte(tc.src))

@@ -361,15 +361,7 @@ func (s *session) inlineValues(f *File, d *Doc, n *yaml.Node, prefix string) err
 	if err := s.valuesIn(f, inner, inner.Root, prefix); err != nil {
 		return err
 	}
-	out, err := inner.Bytes()
-	if err != nil {
-		return err
-	}
-	if err := d.SetBlock(b, string(out)); err != nil {
-		f.Changes = f.Changes[:kept]
-		return s.shape(f, strings.TrimSuffix(prefix, "."), err)
-	}
-	return nil
+	return s.writeBack(f, d, b, inner, kept, strings.TrimSuffix(prefix, "."))
 }
 
 // idpFile migrates a Keycloak chart's values file.
@@ -406,24 +398,7 @@ func (s *session) idp(f *File, d *Doc, kc *yaml.Node, prefix string) (err error)
 			s.themeSeen = true // the theme changes: its new name is worth a note
 		}
 	}()
-	keys := textKeys
-	if v, _ := Get(kc, "extraInitContainers"); v == nil {
-		if v, _ := Get(kc, "initContainers"); v != nil {
-			keys = listKeys
-		} else if v, _ := Get(kc, "extraVolumes"); v != nil && v.Kind == yaml.SequenceNode {
-			keys = listKeys
-		}
-	}
-	path := s.m.IdpPath
-	if path == "" {
-		path = ProvidersPath
-		if keys == listKeys {
-			path = BitnamiProvidersPath
-		}
-		if img := Path(kc, "image", "repository"); img != nil && strings.Contains(img.Value, "jboss/keycloak") {
-			path = DeploymentsPath
-		}
-	}
+	keys, path := s.idpLayout(kc)
 	url := fmt.Sprintf(s.m.ThemeURL, s.r.Version)
 	wants := [3]func(*listEdit) error{
 		func(l *listEdit) error { return l.themeContainer(url) },
@@ -462,33 +437,8 @@ func (s *session) idp(f *File, d *Doc, kc *yaml.Node, prefix string) (err error)
 		case v.Kind == yaml.AliasNode:
 			s.indirect(f, what, "comes through "+d.viaAlias(v), "change it", "")
 		case v.Kind == yaml.ScalarNode && v.Style&yaml.LiteralStyle != 0:
-			b, err := d.BlockOf(v)
-			if err != nil {
-				return s.shape(f, what, err)
-			}
-			inner, err := parseDoc([]byte(b.Text), d.blockBase(b))
-			if err != nil {
-				s.note(f, "%s could not be read as YAML (%v): left unchanged", what, err)
-				continue
-			}
-			if inner.Root == nil || inner.Root.Kind != yaml.SequenceNode || inner.Root.Style&yaml.FlowStyle != 0 {
-				s.note(f, "%s: %v: a list of YAML items was expected; edit it by hand", what, ErrShape)
-				continue
-			}
-			l.d, l.seq = inner, inner.Root
-			kept := len(f.Changes)
-			if err := wants[i](l); err != nil {
+			if err := s.editBlock(f, d, v, l, wants[i]); err != nil {
 				return err
-			}
-			out, err := inner.Bytes()
-			if err != nil {
-				return err
-			}
-			if err := d.SetBlock(b, string(out)); err != nil {
-				f.Changes = f.Changes[:kept]
-				if err := s.shape(f, what, err); err != nil {
-					return err
-				}
 			}
 		case v.Kind == yaml.SequenceNode && v.Style&yaml.FlowStyle == 0 && len(v.Content) > 0:
 			l.d, l.seq = d, v
@@ -507,6 +457,71 @@ func (s *session) idp(f *File, d *Doc, kc *yaml.Node, prefix string) (err error)
 		for _, what := range added {
 			s.change(f, "%s added", what)
 		}
+	}
+	return nil
+}
+
+// idpLayout is how the identity provider's chart takes the theme settings:
+// as text (the codecentric chart) or as lists (Bitnami's), and the
+// extensions path of its image.
+func (s *session) idpLayout(kc *yaml.Node) (keys [3]string, path string) {
+	keys = textKeys
+	if v, _ := Get(kc, "extraInitContainers"); v == nil {
+		if v, _ := Get(kc, "initContainers"); v != nil {
+			keys = listKeys
+		} else if v, _ := Get(kc, "extraVolumes"); v != nil && v.Kind == yaml.SequenceNode {
+			keys = listKeys
+		}
+	}
+	path = s.m.IdpPath
+	if path == "" {
+		path = ProvidersPath
+		if keys == listKeys {
+			path = BitnamiProvidersPath
+		}
+		if img := Path(kc, "image", "repository"); img != nil && strings.Contains(img.Value, "jboss/keycloak") {
+			path = DeploymentsPath
+		}
+	}
+	return keys, path
+}
+
+// editBlock edits a list written as a | block of YAML text: the block is
+// read as YAML, edited with want, and written back in its place.
+func (s *session) editBlock(f *File, d *Doc, v *yaml.Node, l *listEdit, want func(*listEdit) error) error {
+	what := l.what
+	b, err := d.BlockOf(v)
+	if err != nil {
+		return s.shape(f, what, err)
+	}
+	inner, err := parseDoc([]byte(b.Text), d.blockBase(b))
+	if err != nil {
+		s.note(f, "%s could not be read as YAML (%v): left unchanged", what, err)
+		return nil
+	}
+	if inner.Root == nil || inner.Root.Kind != yaml.SequenceNode || inner.Root.Style&yaml.FlowStyle != 0 {
+		s.note(f, "%s: %v: a list of YAML items was expected; edit it by hand", what, ErrShape)
+		return nil
+	}
+	l.d, l.seq = inner, inner.Root
+	kept := len(f.Changes)
+	if err := want(l); err != nil {
+		return err
+	}
+	return s.writeBack(f, d, b, inner, kept, what)
+}
+
+// writeBack writes a block's edited YAML back in its place; when it cannot
+// be, the changes made since kept are dropped and what is left unchanged
+// is said.
+func (s *session) writeBack(f *File, d *Doc, b *Block, inner *Doc, kept int, what string) error {
+	out, err := inner.Bytes()
+	if err != nil {
+		return err
+	}
+	if err := d.SetBlock(b, string(out)); err != nil {
+		f.Changes = f.Changes[:kept]
+		return s.shape(f, what, err)
 	}
 	return nil
 }
