@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -46,37 +44,17 @@ address in use included.`,
 			if len(args) == 1 {
 				opt.Catalog = args[0]
 			}
-			return runServe(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opt, addr, verbose)
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			// A second Ctrl-C ends at once, cleanup or not: the handler
+			// goes as soon as the first one has stopped the server.
+			context.AfterFunc(ctx, stop)
+			a := &action.Serve{Options: opt, Addr: addr, Verbose: verbose, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr()}
+			return a.Run(ctx)
 		},
 	}
 	fl := cmd.Flags()
 	addBuildFlags(fl, &opt, &verbose)
 	fl.StringVar(&addr, "addr", devserver.DefaultAddr, "address to listen on (host:port, port 0 for any free one); other than loopback, whoever reaches it reads the site")
 	return cmd
-}
-
-func runServe(ctx context.Context, stdout, stderr io.Writer, opt builder.Options, addr string, verbose bool) error {
-	if err := action.CheckBuildOptions(opt); err != nil {
-		return action.Usage(err)
-	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	sopt := devserver.Options{Build: opt, Addr: addr, Log: stderr}
-	if verbose {
-		sopt.OnBuild = func(res *builder.Result, _ error) {
-			if res != nil {
-				action.WriteSteps(stderr, res.Steps)
-			}
-		}
-	}
-	s, err := devserver.Start(ctx, sopt)
-	if err != nil {
-		return action.Usage(err)
-	}
-	fmt.Fprintf(stdout, "serving %s at %s (Ctrl-C to stop)\n", opt.Catalog, s.URL())
-	<-s.Done()
-	// A second Ctrl-C ends at once, cleanup or not.
-	stop()
-	fmt.Fprintln(stderr, "stopping: removing the temporary directory")
-	return s.Close()
 }

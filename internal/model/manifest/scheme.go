@@ -26,60 +26,52 @@ type kube struct {
 	byGV    map[schema.GroupVersion][]string     // resource kinds of each group version, sorted
 }
 
-var (
-	kubeOnce sync.Once
-	kubeAPI  *kube
-)
-
 // api returns the built-in API, building it on first use: building the
 // scheme takes milliseconds, which a linter calls for every document
 // cannot pay each time. Everything in it is read-only afterwards, so it is
 // shared by concurrent checks.
-func api() *kube {
-	kubeOnce.Do(func() {
-		s := runtime.NewScheme()
-		if err := clientgoscheme.AddToScheme(s); err != nil {
-			panic("manifest: client-go's scheme: " + err.Error()) // a build defect, not an input's
+var api = sync.OnceValue(func() *kube {
+	s := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(s); err != nil {
+		panic("manifest: client-go's scheme: " + err.Error()) // a build defect, not an input's
+	}
+	if err := apiextensionsv1.AddToScheme(s); err != nil {
+		panic("manifest: the apiextensions scheme: " + err.Error())
+	}
+	k := &kube{
+		scheme: s,
+		// The API server's own decoder: JSON, strict, so that unknown and
+		// duplicate fields are errors as with fieldValidation=Strict.
+		decoder: json.NewSerializerWithOptions(json.DefaultMetaFactory, s, s, json.SerializerOptions{Yaml: false, Strict: true}),
+		life:    map[schema.GroupVersionKind]life{},
+		groups:  map[string]bool{},
+		byKind:  map[string][]schema.GroupVersionKind{},
+		byGV:    map[schema.GroupVersion][]string{},
+	}
+	for gvk := range s.AllKnownTypes() {
+		if gvk.Version == runtime.APIVersionInternal {
+			continue
 		}
-		if err := apiextensionsv1.AddToScheme(s); err != nil {
-			panic("manifest: the apiextensions scheme: " + err.Error())
+		k.groups[gvk.Group] = true
+		obj, err := s.New(gvk)
+		if err != nil {
+			panic("manifest: the scheme cannot make its own " + gvk.String() + ": " + err.Error())
 		}
-		k := &kube{
-			scheme: s,
-			// The API server's own decoder: JSON, strict, so that unknown and
-			// duplicate fields are errors as with fieldValidation=Strict.
-			decoder: json.NewSerializerWithOptions(json.DefaultMetaFactory, s, s, json.SerializerOptions{Yaml: false, Strict: true}),
-			life:    map[schema.GroupVersionKind]life{},
-			groups:  map[string]bool{},
-			byKind:  map[string][]schema.GroupVersionKind{},
-			byGV:    map[schema.GroupVersion][]string{},
+		k.life[gvk] = lifeOf(obj)
+		if nonResourceKind(gvk) {
+			continue
 		}
-		for gvk := range s.AllKnownTypes() {
-			if gvk.Version == runtime.APIVersionInternal {
-				continue
-			}
-			k.groups[gvk.Group] = true
-			obj, err := s.New(gvk)
-			if err != nil {
-				panic("manifest: the scheme cannot make its own " + gvk.String() + ": " + err.Error())
-			}
-			k.life[gvk] = lifeOf(obj)
-			if nonResourceKind(gvk) {
-				continue
-			}
-			k.byKind[gvk.Kind] = append(k.byKind[gvk.Kind], gvk)
-			k.byGV[gvk.GroupVersion()] = append(k.byGV[gvk.GroupVersion()], gvk.Kind)
-		}
-		for _, kinds := range k.byGV {
-			sort.Strings(kinds)
-		}
-		for _, gvks := range k.byKind {
-			sort.Slice(gvks, func(i, j int) bool { return gvks[i].String() < gvks[j].String() })
-		}
-		kubeAPI = k
-	})
-	return kubeAPI
-}
+		k.byKind[gvk.Kind] = append(k.byKind[gvk.Kind], gvk)
+		k.byGV[gvk.GroupVersion()] = append(k.byGV[gvk.GroupVersion()], gvk.Kind)
+	}
+	for _, kinds := range k.byGV {
+		sort.Strings(kinds)
+	}
+	for _, gvks := range k.byKind {
+		sort.Slice(gvks, func(i, j int) bool { return gvks[i].String() < gvks[j].String() })
+	}
+	return k
+})
 
 // goType is the Go type the scheme decodes a kind into.
 func (k *kube) goType(gvk schema.GroupVersionKind) reflect.Type {
