@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // signalWriter collects what a build logs and tells when it has logged.
@@ -101,9 +102,18 @@ func TestCreateLock(t *testing.T) {
 	if s := b.stale(); !strings.Contains(s, "delete the file") {
 		t.Errorf("nothing says what to do with a lock left behind: %q", s)
 	}
+	// b waits while a holds the lock, and takes it once a releases it.
+	b.poll = time.Millisecond
+	waited := make(chan error, 1)
+	go func() { waited <- b.wait() }()
+	select {
+	case err := <-waited:
+		t.Fatalf("b took a held lock: %v", err)
+	case <-time.After(20 * time.Millisecond):
+	}
 	a.unlock()
-	if ok, err := b.try(); !ok || err != nil {
-		t.Fatalf("a released lock: %v, %v", ok, err)
+	if err := <-waited; err != nil {
+		t.Fatalf("waiting for a released lock: %v", err)
 	}
 	b.unlock()
 	if _, err := os.Stat(p); !os.IsNotExist(err) {

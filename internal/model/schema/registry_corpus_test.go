@@ -147,3 +147,11 @@ func TestCorpusRegistryConcurrentUse(t *testing.T) {
 		t.Errorf("the registry's root was changed: key %q", e.Root.Key)
 	}
 }
+
+func paths(s *Schema) []string {
+	var out []string
+	for _, o := range s.Options {
+		out = append(out, o.Path)
+	}
+	return out
+}

@@ -18,14 +18,6 @@ func build(t *testing.T, src string, reg *Registry) *Schema {
 	return Build(root, "chart/values.schema.json", Env{ExtKey: "x-onyxia", Platform: Onyxia, Registry: reg})
 }
 
-func paths(s *Schema) []string {
-	var out []string
-	for _, o := range s.Options {
-		out = append(out, o.Path)
-	}
-	return out
-}
-
 // Without a registry nothing is substituted, and each name is noted.
 func TestNoRegistry(t *testing.T) {
 	s := build(t, `{"type": "object", "properties": {"r": {"type": "string", "default": "", "x-onyxia": {"overwriteSchemaWith": "ide/resources.json"}}}}`, nil)

@@ -253,120 +253,147 @@ func outlineYAML(data []byte) *outline {
 	if !usualLineBreaks(src) {
 		return nil
 	}
-	s := lineScanner{block: -1, plain: -1, pending: -1}
-	o := &outline{src: data, tail: len(src)}
-	root, k := -1, -1 // indents of the top level and of entries' keys
-	inEntries, entriesSeen, marker := false, false, false
-	cur := -1 // the chart being read, in o.charts
-	closeEntries := func(at int) {
-		if cur >= 0 {
-			o.charts[cur].end = at
-		}
-		if inEntries {
-			o.tail = at
-		}
-		inEntries, cur = false, -1
+	y := &outliner{
+		s:    lineScanner{block: -1, plain: -1, pending: -1},
+		o:    &outline{src: data, tail: len(src)},
+		root: -1, k: -1, cur: -1,
 	}
 	for pos := 0; pos < len(src); {
 		end, next := lexLine(src, pos)
-		b := src[pos:end]
-		if isDocumentMarker(b) {
-			// Only a bare "---" starting the document is usual.
-			if root >= 0 || marker || s.quote != 0 || !isBareStart(b) {
-				return nil
-			}
-			marker = true
-			pos = next
-			continue
-		}
-		kind := s.line(b)
-		info := &s.info
-		switch kind {
-		case unusualLine:
+		if !y.line(src[pos:end], pos, next) {
 			return nil
-		case otherLine:
-			pos = next
-			continue
-		}
-		ind := info.indent
-		switch {
-		case root < 0:
-			if info.dash || info.key == "" {
-				return nil // not a mapping
-			}
-			root = ind
-		case ind < root:
-			return nil
-		}
-		if ind == root {
-			if info.dash {
-				if inEntries {
-					return nil // entries is no mapping, or the indentation is off
-				}
-				pos = next
-				continue // an item of a top-level key's list
-			}
-			if info.key == "" {
-				return nil
-			}
-			closeEntries(pos)
-			key, null, ok := yamlKey(info.key, info.quoted)
-			if !ok {
-				return nil
-			}
-			if !null && strings.EqualFold(key, "entries") {
-				if entriesSeen {
-					return nil // set twice
-				}
-				entriesSeen, o.head = true, next
-				if info.inline {
-					if !noEntries(info.value) {
-						return nil // in flow style
-					}
-					o.tail = next
-				} else {
-					inEntries, k = true, -1
-				}
-			}
-			pos = next
-			continue
-		}
-		if inEntries {
-			if k < 0 {
-				if info.dash || info.key == "" {
-					return nil // entries is no mapping
-				}
-				k = ind
-			}
-			switch {
-			case ind < k:
-				return nil
-			case ind == k && info.dash:
-				if cur < 0 {
-					return nil
-				}
-			case ind == k:
-				if info.key == "" {
-					return nil
-				}
-				key, null, ok := yamlKey(info.key, info.quoted)
-				if !ok {
-					return nil
-				}
-				if cur >= 0 {
-					o.charts[cur].end = pos
-				}
-				o.charts = append(o.charts, chartBlock{name: strings.Clone(key), named: !null, start: pos})
-				cur = len(o.charts) - 1
-			}
 		}
 		pos = next
 	}
-	if s.quote != 0 || !entriesSeen {
+	if y.s.quote != 0 || !y.entriesSeen {
 		return nil // an unterminated quoted scalar, or no entries to find
 	}
-	closeEntries(len(src))
-	return o
+	y.closeEntries(len(src))
+	return y.o
+}
+
+// outliner is the state of outlineYAML's scan.
+type outliner struct {
+	s lineScanner
+	o *outline
+	// root and k are the indents of the top level and of entries' keys,
+	// -1 until known.
+	root, k                        int
+	inEntries, entriesSeen, marker bool
+	// cur is the chart being read, in o.charts; -1 if none.
+	cur int
+}
+
+func (y *outliner) closeEntries(at int) {
+	if y.cur >= 0 {
+		y.o.charts[y.cur].end = at
+	}
+	if y.inEntries {
+		y.o.tail = at
+	}
+	y.inEntries, y.cur = false, -1
+}
+
+// line reads the line b, which starts at pos and is followed by the line
+// at next. It returns false when the index is unusual: the outline cannot
+// be trusted.
+func (y *outliner) line(b string, pos, next int) bool {
+	if isDocumentMarker(b) {
+		// Only a bare "---" starting the document is usual.
+		if y.root >= 0 || y.marker || y.s.quote != 0 || !isBareStart(b) {
+			return false
+		}
+		y.marker = true
+		return true
+	}
+	switch y.s.line(b) {
+	case unusualLine:
+		return false
+	case otherLine:
+		return true
+	}
+	info := &y.s.info
+	ind := info.indent
+	switch {
+	case y.root < 0:
+		if info.dash || info.key == "" {
+			return false // not a mapping
+		}
+		y.root = ind
+	case ind < y.root:
+		return false
+	}
+	if ind == y.root {
+		return y.topLevel(info, pos, next)
+	}
+	if y.inEntries {
+		return y.entry(info, ind, pos)
+	}
+	return true
+}
+
+// topLevel reads a line at the top level: a key, or an item of a
+// top-level key's list.
+func (y *outliner) topLevel(info *lineInfo, pos, next int) bool {
+	if info.dash {
+		// An item of a top-level key's list; under entries, entries is no
+		// mapping, or the indentation is off.
+		return !y.inEntries
+	}
+	if info.key == "" {
+		return false
+	}
+	y.closeEntries(pos)
+	key, null, ok := yamlKey(info.key, info.quoted)
+	if !ok {
+		return false
+	}
+	if null || !strings.EqualFold(key, "entries") {
+		return true
+	}
+	if y.entriesSeen {
+		return false // set twice
+	}
+	y.entriesSeen, y.o.head = true, next
+	if !info.inline {
+		y.inEntries, y.k = true, -1
+		return true
+	}
+	if !noEntries(info.value) {
+		return false // in flow style
+	}
+	y.o.tail = next
+	return true
+}
+
+// entry reads a line under entries: a chart's key starts its block.
+func (y *outliner) entry(info *lineInfo, ind, pos int) bool {
+	if y.k < 0 {
+		if info.dash || info.key == "" {
+			return false // entries is no mapping
+		}
+		y.k = ind
+	}
+	switch {
+	case ind < y.k:
+		return false
+	case ind == y.k && info.dash:
+		return y.cur >= 0
+	case ind == y.k:
+		if info.key == "" {
+			return false
+		}
+		key, null, ok := yamlKey(info.key, info.quoted)
+		if !ok {
+			return false
+		}
+		if y.cur >= 0 {
+			y.o.charts[y.cur].end = pos
+		}
+		y.o.charts = append(y.o.charts, chartBlock{name: strings.Clone(key), named: !null, start: pos})
+		y.cur = len(y.o.charts) - 1
+	}
+	return true
 }
 
 // noEntries reports whether v, the value of entries on its line, is an

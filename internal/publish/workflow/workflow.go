@@ -63,16 +63,6 @@ func (r *Run) AddSummary(markdown string) error {
 	return catch(func() { r.a.AddStepSummary(markdown) }, "writing the step summary")
 }
 
-// Group starts a collapsible group of log lines; EndGroup ends it.
-func (r *Run) Group(title string) error {
-	return catch(func() { r.a.Group(title) }, "starting a log group")
-}
-
-// EndGroup ends the group Group started.
-func (r *Run) EndGroup() error {
-	return catch(func() { r.a.EndGroup() }, "ending a log group")
-}
-
 // Mask makes the runner hide value wherever the log would show it.
 func (r *Run) Mask(value string) error {
 	if value == "" {

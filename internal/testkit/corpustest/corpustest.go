@@ -44,12 +44,6 @@ func Chart(t testing.TB, name string) string {
 	return d
 }
 
-// Registry is the reference API's schema registry directory.
-func Registry(t testing.TB) string {
-	t.Helper()
-	return dir(t, RegistryEnv, "REGISTRY")
-}
-
 // dir reads a directory from the environment. It must be absolute, as
 // each test runs in its package's directory; make check-corpus makes it so.
 func dir(t testing.TB, env, makeVar string) string {
