@@ -173,6 +173,9 @@ type Result struct {
 	// was built from; a binary built from sources without their git
 	// history (the GitHub Action's) has none, and its caller sets this.
 	ToolVersion string
+	// Notes say how the run read the catalogs where nothing said it (the
+	// extension key its schemas chose); they are no findings.
+	Notes []string
 	// Changed, when not nil, names the charts changed since the ref of
 	// --changed-since: only their findings (and those of no chart) belong
 	// on a pull request's lines. The charts depending on them are linted
@@ -377,6 +380,11 @@ func RunContext(ctx context.Context, cats []*catalog.Catalog, opt Options) (*Res
 	if r.filters, err = configFilters(cats); err != nil {
 		return nil, err
 	}
+	for _, cat := range cats {
+		if env := r.envs[cat]; env.KeyFromSchemas {
+			r.res.Notes = append(r.res.Notes, fmt.Sprintf("%s: its schemas write their extension fields under %s, so it is judged for the %s platform; to pin that, set extensionKey: %s in catalog.yaml, or pass --extension-key %s", catalogName(cat), env.ExtKey, env.Platform.Name, env.ExtKey, env.ExtKey))
+		}
+	}
 	var jobs []chartJob
 	for _, cat := range cats {
 		for _, ch := range cat.Charts {
@@ -394,6 +402,15 @@ func RunContext(ctx context.Context, cats []*catalog.Catalog, opt Options) (*Res
 	r.regionRules(cats)
 	Sort(r.res.Findings)
 	return r.res, nil
+}
+
+// catalogName names a catalog in a note: its catalog.yaml, else its
+// directory.
+func catalogName(cat *catalog.Catalog) string {
+	if cat.Config != nil && cat.Config.File != "" {
+		return cat.Config.File
+	}
+	return cat.Dir
 }
 
 // runner is one run of the rules over catalogs.

@@ -220,10 +220,15 @@ func TestCorpus(t *testing.T) {
 	if rules["ext-boolean"] != 3 || rules["context-path"] == 0 {
 		t.Errorf("unexpected findings by rule: %v", rules)
 	}
-	// Without the right key, the linter says so instead of finding nothing.
+	// Without a key named, the key the schemas use is taken, and a note
+	// says so and how to pin it.
 	r = catalogist(t, nil, "lint", dir+"/jupyter-python")
-	if !strings.Contains(r.stdout, "--extension-key x-onyxia") {
-		t.Errorf("no hint about the extension key:\n%s", r.stdout)
+	if !strings.Contains(r.stderr, "under x-onyxia, so it is judged for the onyxia platform") || strings.Contains(r.stdout, "ext-foreign-key") {
+		t.Errorf("the schemas' key was not taken:\n%s%s", r.stdout, r.stderr)
+	}
+	r = catalogist(t, nil, "lint", "--format", "json", dir)
+	if strings.Contains(r.stdout, "ext-foreign-key") || strings.Contains(r.stdout, "form-opens") {
+		t.Errorf("the catalog's root, without flags, was not judged as the reference platform's:\n%s", r.stdout)
 	}
 
 	// As the reference platform serves it, with its API's registry: the

@@ -235,6 +235,9 @@ func (l *Lint) lint(ctx context.Context, cats []*catalog.Catalog, opt lint.Optio
 		return nil, inputOrRemote(err)
 	}
 	res.ToolVersion = l.ToolVersion
+	for _, n := range res.Notes {
+		fmt.Fprintln(l.Stderr, "catalogist: note:", n)
+	}
 	return res, nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/internal/input/region"
+	"github.com/catalogist/catalogist/internal/input/srcpos"
 )
 
 // Overrides are what a user sets on the command line for every catalog;
@@ -55,6 +56,11 @@ func (rs *Registries) Load(dirs []string) (*Registry, error) {
 // (by the command line, else catalog.yaml); the default. The platform is the
 // one named, else the one the key is the reference platform's (see
 // PlatformFor). A registry given on the command line replaces the catalog's.
+//
+// When nothing names a key or a platform, a catalog is read as its schemas
+// are written: a catalog of the reference platform, whose schemas use
+// x-onyxia and none x-platform, is judged as the onyxia platform's, rather
+// than as a catalog whose extension fields are all misplaced.
 func EnvFor(o Overrides, cat *catalog.Catalog, pkgSchema []byte, rs *Registries) (Env, error) {
 	var cfg *catalog.Config
 	if cat != nil {
@@ -68,6 +74,9 @@ func EnvFor(o Overrides, cat *catalog.Catalog, pkgSchema []byte, rs *Registries)
 	env := Env{Registry: o.Registry}
 	if cat == nil {
 		catKey = usedExtensionKey(pkgSchema)
+	} else if o.ExtensionKey == "" && catKey == "" && name == "" {
+		catKey = schemasKey(cat)
+		env.KeyFromSchemas = catKey != ""
 	}
 	env.ExtKey = cmp.Or(o.ExtensionKey, catKey, PlatformKey(name), DefaultExtensionKey)
 	if env.Registry == nil && cfg != nil && len(cfg.SchemaRegistry) > 0 {
@@ -95,6 +104,33 @@ func CatalogContext(data map[string]any, reg *region.Region, cat *catalog.Catalo
 		return NewContext(data, reg, nil, "")
 	}
 	return NewContext(data, reg, cat.Config.Sliders, cat.Config.File)
+}
+
+// schemasKey is the reference platform's key when some schemas of the
+// catalog use it and none uses the default key, else "": a mix keeps the
+// default, and lint reports the fields under the other key.
+func schemasKey(cat *catalog.Catalog) string {
+	onyxia := false
+	for _, ch := range cat.Charts {
+		if ch.SchemaFile == "" {
+			continue
+		}
+		data, err := srcpos.ReadFile(ch.SchemaFile)
+		if err != nil {
+			// lint reports what cannot be read.
+			continue
+		}
+		switch usedExtensionKey(data) {
+		case DefaultExtensionKey:
+			return ""
+		case Onyxia.ExtKey:
+			onyxia = true
+		}
+	}
+	if onyxia {
+		return Onyxia.ExtKey
+	}
+	return ""
 }
 
 // usedExtensionKey is the extension key a package's schema uses, its

@@ -60,6 +60,9 @@ type Env struct {
 	// Registry is the API's schema registry; nil resolves nothing but
 	// #/definitions references.
 	Registry *Registry
+	// KeyFromSchemas is true when nothing named the extension key and the
+	// catalog's schemas chose it (see EnvFor).
+	KeyFromSchemas bool
 }
 
 // ItemsKey is the key segment of an array's items.
