@@ -145,9 +145,8 @@ func (b *build) scanChart(ctx context.Context, src *catalog.Chart) (*Chart, []*c
 		if err != nil {
 			return nil, nil, err
 		}
-		if md.Name != src.Name {
-			return nil, nil, fmt.Errorf("%s: chart name %q differs from its directory %q: rename one of them", src.ChartFile, md.Name, src.Name)
-		}
+		// A chart whose directory has another name is packaged under its
+		// Chart.yaml name, as Helm packages it; lint warns (chart-advice).
 		ch.Meta = md
 	}
 	// The hash of a chart with dependencies waits for theirs.
