@@ -167,11 +167,18 @@ func ComparePublished(ctx context.Context, cats []*catalog.Catalog, loc string, 
 	}
 	packages = map[*catalog.Chart]string{}
 	for _, cat := range cats {
+		// By the name the chart is published under: its Chart.yaml's,
+		// whatever its directory's.
 		linted := map[string]*catalog.Chart{}
 		for _, ch := range cat.Charts {
-			if !ch.OnlySchema {
-				linted[ch.Name] = ch
+			if ch.OnlySchema {
+				continue
 			}
+			name := ch.Name
+			if md, err := loadChartfile(ch.ChartFile); err == nil && md.Name != "" {
+				name = md.Name
+			}
+			linted[name] = ch
 		}
 		if len(linted) == 0 {
 			continue

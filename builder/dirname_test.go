@@ -9,6 +9,7 @@ import (
 	repo "helm.sh/helm/v4/pkg/repo/v1"
 
 	"github.com/catalogist/catalogist/builder"
+	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/internal/testkit/filetree"
 )
 
@@ -37,6 +38,16 @@ func TestChartDirectoryOfAnotherName(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "charts", "cloudbeaver", "index.html")); err != nil {
 		t.Errorf("no page under the chart's name: %v", err)
+	}
+
+	// lint --published compares it under that name too.
+	c, err := catalog.Discover(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	published, packages, found, err := builder.ComparePublished(t.Context(), []*catalog.Catalog{c}, out, builder.Options{})
+	if err != nil || !found || published["cloudbeaver"]["1.0.0"] == "" || packages[c.Charts[0]] == "" {
+		t.Errorf("compared with the published index: %v, %v, %v, %v", published, packages, found, err)
 	}
 
 	filetree.Write(t, cat, map[string]string{"charts/cloudbeaver/Chart.yaml": chart})
