@@ -207,7 +207,7 @@ func TestPreCommitHookFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(hooks) != 2 || hooks[0].ID != "catalogist-lint" || hooks[0].Entry != "catalogist lint" || !hooks[0].PassFilenames || !hooks[0].RequireSerial ||
-		hooks[1].ID != "catalogist-docs" || hooks[1].Entry != "catalogist docs --check" || !hooks[1].PassFilenames || !hooks[1].RequireSerial {
+		hooks[1].ID != "catalogist-docs" || hooks[1].Entry != "catalogist docs" || !hooks[1].PassFilenames || !hooks[1].RequireSerial {
 		t.Fatalf("hooks = %+v", hooks)
 	}
 	// The docs hook: a chart's README and what its section is written
