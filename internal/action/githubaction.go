@@ -30,13 +30,16 @@ type GitHubAction struct {
 // actionInputs are the inputs of action.yml.
 type actionInputs struct {
 	command, path, platform, region, baseURL, out, failOn, token, changedSince string
+	regionID, extensionKey, baseline, pagesBranch                              string
 	registries                                                                 []string
+	makeLatest                                                                 bool
 }
 
 // Allowed values of the inputs that take one of a few.
 var (
 	actionCommands = []string{"lint", "build", "publish"}
 	actionFailOn   = []string{"error", "warning"}
+	actionBools    = []string{"true", "false"}
 )
 
 // DefaultSARIF is the SARIF file lint writes when the out input is empty.
@@ -84,7 +87,14 @@ func readActionInputs(input func(string) string) (actionInputs, error) {
 		command: input("command"), path: input("path"), platform: input("platform"), region: input("region"),
 		baseURL: input("base_url"), out: input("out"), failOn: input("fail_on"), token: input("token"),
 		changedSince: input("changed_since"), registries: strings.Fields(input("schema_registry")),
+		regionID: input("region_id"), extensionKey: input("extension_key"), baseline: input("baseline"),
+		pagesBranch: input("pages_branch"),
 	}
+	makeLatest := cmp.Or(input("make_latest"), "false")
+	if err := oneOf("make_latest", makeLatest, actionBools); err != nil {
+		return in, err
+	}
+	in.makeLatest = makeLatest == "true"
 	if err := oneOf("command", in.command, actionCommands); err != nil {
 		return in, err
 	}
@@ -99,6 +109,20 @@ func readActionInputs(input func(string) string) (actionInputs, error) {
 	}
 	if in.changedSince != "" && in.command != "lint" {
 		return in, fmt.Errorf("input changed_since is set, but it applies to command lint only (command is %s): a build publishes every chart", in.command)
+	}
+	if in.baseline != "" && in.command != "lint" {
+		return in, fmt.Errorf("input baseline is set, but it applies to command lint only (command is %s): a build is refused by every lint error", in.command)
+	}
+	for _, only := range []struct {
+		name string
+		set  bool
+	}{{"pages_branch", in.pagesBranch != ""}, {"make_latest", in.makeLatest}} {
+		if only.set && in.command != "publish" {
+			return in, fmt.Errorf("input %s is set, but it applies to command publish only (command is %s)", only.name, in.command)
+		}
+	}
+	if in.extensionKey != "" && !strings.HasPrefix(in.extensionKey, "x-") {
+		return in, fmt.Errorf("input extension_key is %q: it must start with x- (for example x-onyxia)", in.extensionKey)
 	}
 	if in.platform != "" {
 		if _, err := schema.PlatformNamed(in.platform); err != nil {
@@ -131,6 +155,7 @@ func oneOf(name, value string, allowed []string) error {
 func (a *GitHubAction) lint(in actionInputs) *Lint {
 	l := &Lint{
 		Paths: []string{in.path}, Format: "github", Platform: in.platform, Registries: in.registries, BaseURL: in.baseURL,
+		ExtensionKey: in.extensionKey, RegionID: in.regionID, Baseline: in.baseline,
 		Strict: in.failOn == "warning", ChangedSince: in.changedSince, Published: in.baseURL, SARIF: in.out,
 		ToolVersion: a.Getenv("CATALOGIST_ACTION_REF"), Stdout: a.Stdout, Stderr: a.Stderr,
 	}
@@ -146,7 +171,8 @@ func (a *GitHubAction) lint(in actionInputs) *Lint {
 func (in actionInputs) buildOptions() builder.Options {
 	return builder.Options{
 		Catalog: in.path, Out: in.out, BaseURL: in.baseURL, Merge: in.baseURL, MergeOptional: in.baseURL != "",
-		RegionFile: in.region, Platform: in.platform, SchemaRegistry: in.registries, LintFormat: "github",
+		RegionFile: in.region, RegionID: in.regionID, Platform: in.platform, ExtensionKey: in.extensionKey,
+		SchemaRegistry: in.registries, LintFormat: "github",
 	}
 }
 
@@ -157,9 +183,14 @@ func (a *GitHubAction) publish(in actionInputs) *Publish {
 	// The first publication finds no index where the repository is to be
 	// published; an unreadable one (5xx, no answer) still fails.
 	b.MergeOptional = true
+	if in.pagesBranch != "" {
+		// The index to merge is the one the branch holds.
+		b.Merge = ""
+	}
 	return &Publish{
 		Build: b, Token: cmp.Or(in.token, a.Getenv("GITHUB_TOKEN")),
 		Repo: a.Getenv("GITHUB_REPOSITORY"), APIURL: a.Getenv("GITHUB_API_URL"), Target: a.Getenv("GITHUB_SHA"),
+		PagesBranch: in.pagesBranch, MakeLatest: in.makeLatest,
 		Remote: "origin", Stdout: a.Stdout, Stderr: a.Stderr,
 	}
 }

@@ -80,6 +80,22 @@ func TestActionInputs(t *testing.T) {
 		t.Errorf("publish token %q without the token input, want GITHUB_TOKEN's", p.Token)
 	}
 
+	// The inputs of every command, and those of one.
+	in, err = readActionInputs(inputs(map[string]string{"command": "lint", "region": "regions.json", "region_id": "paris", "extension_key": "x-onyxia", "baseline": "b.json"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := a.lint(in); l.RegionID != "paris" || l.ExtensionKey != "x-onyxia" || l.Baseline != "b.json" || !slices.Equal(l.Regions, []string{"regions.json"}) {
+		t.Errorf("lint %+v", l)
+	}
+	in, err = readActionInputs(inputs(map[string]string{"command": "publish", "pages_branch": "gh-pages", "make_latest": "true", "base_url": "https://o.github.io/r/", "extension_key": "x-onyxia"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := a.publish(in); p.PagesBranch != "gh-pages" || !p.MakeLatest || p.Build.Merge != "" || !p.Build.MergeOptional || p.Build.ExtensionKey != "x-onyxia" {
+		t.Errorf("publish to a branch %+v", p)
+	}
+
 	for _, c := range []struct {
 		inputs map[string]string
 		want   string
@@ -90,6 +106,10 @@ func TestActionInputs(t *testing.T) {
 		{map[string]string{"command": "publish", "fail_on": "warning"}, "input fail_on is warning, which publish cannot honour"},
 		{map[string]string{"command": "build", "changed_since": "origin/main"}, "input changed_since is set, but it applies to command lint only"},
 		{map[string]string{"command": "lint", "platform": "kubeflow"}, "input platform: "},
+		{map[string]string{"command": "build", "baseline": "b.json"}, "input baseline is set, but it applies to command lint only"},
+		{map[string]string{"command": "build", "pages_branch": "gh-pages"}, "input pages_branch is set, but it applies to command publish only"},
+		{map[string]string{"command": "publish", "make_latest": "yes"}, `input make_latest is "yes": it must be one of true, false`},
+		{map[string]string{"command": "lint", "extension_key": "onyxia"}, `input extension_key is "onyxia": it must start with x-`},
 	} {
 		if _, err := readActionInputs(inputs(c.inputs)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("inputs %v: error %v, want %q", c.inputs, err, c.want)
