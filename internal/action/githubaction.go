@@ -181,8 +181,10 @@ func (in actionInputs) buildOptions() builder.Options {
 func (a *GitHubAction) publish(in actionInputs) *Publish {
 	b := in.buildOptions()
 	// The first publication finds no index where the repository is to be
-	// published; an unreadable one (5xx, no answer) still fails.
-	b.MergeOptional = true
+	// published, and no release of its charts: Publish tells it from the
+	// releases (FirstFromReleases). An unreadable index (5xx, no answer)
+	// still fails.
+	b.MergeOptional = false
 	if in.pagesBranch != "" {
 		// The index to merge is the one the branch holds.
 		b.Merge = ""
@@ -190,7 +192,7 @@ func (a *GitHubAction) publish(in actionInputs) *Publish {
 	return &Publish{
 		Build: b, Token: cmp.Or(in.token, a.Getenv("GITHUB_TOKEN")),
 		Repo: a.Getenv("GITHUB_REPOSITORY"), APIURL: a.Getenv("GITHUB_API_URL"), Target: a.Getenv("GITHUB_SHA"),
-		PagesBranch: in.pagesBranch, MakeLatest: in.makeLatest,
+		PagesBranch: in.pagesBranch, MakeLatest: in.makeLatest, FirstFromReleases: true,
 		Remote: "origin", Stdout: a.Stdout, Stderr: a.Stderr,
 	}
 }

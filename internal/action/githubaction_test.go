@@ -72,7 +72,7 @@ func TestActionInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	if p := a.publish(in); p.Token != "t0k" || p.Repo != "owner/catalog" || p.APIURL != "https://ghe.example/api/v3" || p.Target != "abc123" ||
-		p.Build.Out != "site" || p.Build.Merge != "" || !p.Build.MergeOptional || p.Build.LintFormat != "github" {
+		p.Build.Out != "site" || p.Build.Merge != "" || p.Build.MergeOptional || !p.FirstFromReleases || p.Build.LintFormat != "github" {
 		t.Errorf("publish %+v", p)
 	}
 	in.token = ""
@@ -92,7 +92,7 @@ func TestActionInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := a.publish(in); p.PagesBranch != "gh-pages" || !p.MakeLatest || p.Build.Merge != "" || !p.Build.MergeOptional || p.Build.ExtensionKey != "x-onyxia" {
+	if p := a.publish(in); p.PagesBranch != "gh-pages" || !p.MakeLatest || p.Build.Merge != "" || !p.FirstFromReleases || p.Build.ExtensionKey != "x-onyxia" {
 		t.Errorf("publish to a branch %+v", p)
 	}
 

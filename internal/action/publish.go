@@ -54,6 +54,12 @@ type Publish struct {
 	Remote string
 	// MakeLatest marks the releases made as the repository's latest.
 	MakeLatest bool
+	// FirstFromReleases tells a first publication from the repository's
+	// releases instead of Build.MergeOptional: a missing published index is
+	// taken as empty only when no <chart>-<version> release exists yet, so
+	// that a mistyped address cannot publish an index without the versions
+	// released before.
+	FirstFromReleases bool
 
 	Stdout, Stderr io.Writer
 }
@@ -195,8 +201,9 @@ func (p *publication) mergeSource(ctx context.Context) error {
 		}
 		if p.opt.Merge == "" {
 			p.opt.Merge = p.snap.Index()
-			if _, err := os.Stat(p.opt.Merge); errors.Is(err, fs.ErrNotExist) && !p.opt.MergeOptional {
-				return Usage(fmt.Errorf("the branch %s of %s holds no %s (or does not exist): for the first publication, add --merge-optional", p.PagesBranch, secret.RedactURL(p.Remote), pagesbranch.IndexFile))
+			where := fmt.Sprintf("the branch %s of %s", p.PagesBranch, secret.RedactURL(p.Remote))
+			if _, err := os.Stat(p.opt.Merge); errors.Is(err, fs.ErrNotExist) {
+				return p.missingIndex(ctx, where+" holds no "+pagesbranch.IndexFile+" (or does not exist)")
 			}
 		}
 		return nil
@@ -207,6 +214,47 @@ func (p *publication) mergeSource(ctx context.Context) error {
 		}
 		p.opt.Merge = p.baseURL
 	}
+	if !p.FirstFromReleases {
+		return nil
+	}
+	_, found, err := builder.PublishedDigests(ctx, nil, p.opt.Merge)
+	if err != nil {
+		return inputOrRemote(err)
+	}
+	if found {
+		p.opt.MergeOptional = false
+		return nil
+	}
+	return p.missingIndex(ctx, "nothing is published at "+chartrepo.Redact(p.opt.Merge))
+}
+
+// missingIndex decides what a missing published index means: with
+// FirstFromReleases, a first publication when the repository has no
+// release of a chart of the catalog yet, else an error naming the address
+// and the release; otherwise what MergeOptional says.
+func (p *publication) missingIndex(ctx context.Context, what string) error {
+	if !p.FirstFromReleases {
+		if !p.opt.MergeOptional {
+			return Usage(fmt.Errorf("%s: for the first publication, add --merge-optional", what))
+		}
+		return nil
+	}
+	var names []string
+	for _, ch := range p.cat.Charts {
+		name := ch.Name
+		if md, err := chartutil.LoadChartfile(ch.ChartFile); err == nil && md.Name != "" {
+			name = md.Name
+		}
+		names = append(names, name)
+	}
+	tag, err := p.pub.ChartRelease(ctx, names)
+	if err != nil {
+		return Failed(err)
+	}
+	if tag != "" {
+		return Usage(fmt.Errorf("%s, but %s/%s has released %s before: the index published with it would be dropped; check the address (base_url) or the pages branch", what, p.owner, p.repo, tag))
+	}
+	p.opt.MergeOptional = true
 	return nil
 }
 

@@ -2,6 +2,8 @@ package action
 
 import (
 	"bytes"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -102,4 +104,42 @@ func TestPublishSequence(t *testing.T) {
 			t.Errorf("something was built or sent: %v", err)
 		}
 	})
+}
+
+// With FirstFromReleases, as the Action publishes, a missing published
+// index is a first publication only when the repository has released no
+// chart of the catalog yet; otherwise the address is likely wrong, and the
+// index published with those releases would be dropped.
+func TestPublishFirstFromReleases(t *testing.T) {
+	const token = "ghs_firstTESTtoken9"
+	t.Setenv("GITHUB_ACTIONS", "")
+	nothing := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(nothing.Close)
+	run := func(gh *githubtest.Server) (string, string, error) {
+		var log bytes.Buffer
+		out := filepath.Join(t.TempDir(), "site")
+		p := &Publish{
+			Build: builder.Options{Catalog: "../../examples/ide", Out: out, BaseURL: nothing.URL + "/", Merge: nothing.URL + "/"},
+			Repo:  "o/r", Token: token, APIURL: gh.URL, FirstFromReleases: true, Stdout: &log, Stderr: &log,
+		}
+		return out, log.String(), p.Run(t.Context())
+	}
+
+	gh := githubtest.Serve(t, "o", "r", token)
+	if _, log, err := run(gh); err != nil {
+		t.Fatalf("a first publication: %v\n%s", err, log)
+	}
+	if got := gh.Requests(); len(got) == 0 || got[0] != "GET /api/v3/repos/o/r/releases?per_page=100" || len(gh.Releases()) != 2 {
+		t.Errorf("a first publication sent %q and made %d releases", got, len(gh.Releases()))
+	}
+
+	gh = githubtest.Serve(t, "o", "r", token)
+	gh.AddRelease("vscode-python-1.1.0", map[string][]byte{"vscode-python-1.1.0.tgz": []byte("an older package")})
+	out, log, err := run(gh)
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "nothing is published at "+nothing.URL) || !strings.Contains(err.Error(), "o/r has released vscode-python-1.1.0 before") {
+		t.Fatalf("an index missing after releases: exit %d (%v)\n%s", ExitCode(err), err, log)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) || len(gh.Releases()) != 1 {
+		t.Errorf("something was built or released: %v, %d releases", err, len(gh.Releases()))
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/Masterminds/semver/v3"
@@ -462,4 +463,47 @@ func (p *Publisher) explain(err error) error {
 		return fmt.Errorf("%w: the token may lack the permission contents: write on %s/%s (in a workflow: permissions: contents: write)", err, p.cfg.Owner, p.cfg.Repo)
 	}
 	return err
+}
+
+// ChartRelease returns the tag of a release of one of the charts named, as
+// publish and chart-releaser tag them (<chart>-<version>), "" when the
+// repository has none: its first publication is still to come.
+func (p *Publisher) ChartRelease(ctx context.Context, charts []string) (string, error) {
+	opts := &github.ListOptions{PerPage: 100}
+	for {
+		var page []*github.RepositoryRelease
+		var next int
+		err := p.retry(ctx, "listing the releases", func() error {
+			rs, resp, err := p.client.Repositories.ListReleases(ctx, p.cfg.Owner, p.cfg.Repo, opts)
+			page = rs
+			if resp != nil {
+				next = resp.NextPage
+			}
+			return err
+		}, nil)
+		if err != nil {
+			return "", p.explain(err)
+		}
+		for _, r := range page {
+			if tag := r.GetTagName(); isChartTag(tag, charts) {
+				return tag, nil
+			}
+		}
+		if next == 0 {
+			return "", nil
+		}
+		opts.Page = next
+	}
+}
+
+// isChartTag reports whether tag is <chart>-<version> for a chart named.
+func isChartTag(tag string, charts []string) bool {
+	for _, c := range charts {
+		if v, ok := strings.CutPrefix(tag, c+"-"); ok {
+			if _, err := semver.NewVersion(v); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }

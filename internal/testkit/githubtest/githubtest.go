@@ -217,6 +217,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.answer(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+	case r.Method == http.MethodGet && rest == "":
+		// One page, newest first, as GitHub lists them.
+		list := []any{}
+		for i := len(s.rels) - 1; i >= 0; i-- {
+			list = append(list, s.releaseJSON(s.rels[i]))
+		}
+		s.answer(w, http.StatusOK, list)
 	case r.Method == http.MethodPost && rest == "":
 		s.create(w, body)
 	case r.Method == http.MethodPost && len(parts) == 2 && parts[1] == "assets":
