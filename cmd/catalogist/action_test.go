@@ -531,7 +531,8 @@ func TestActionRunsLint(t *testing.T) {
 	for i := range 12 {
 		names = append(names, fmt.Sprintf("svc-%02d", i))
 	}
-	wantOutputs := map[string]string{"errors": "37", "warnings": "24", "charts": "12", "changed_charts": strings.Join(names, " "),
+	changed, _ := json.Marshal(names)
+	wantOutputs := map[string]string{"errors": "37", "warnings": "24", "charts": "12", "changed_charts": string(changed),
 		"sarif": "catalogist.sarif", "published": "", "index_url": ""}
 	if fmt.Sprint(got) != fmt.Sprint(wantOutputs) {
 		t.Errorf("action outputs %v\nwant %v", got, wantOutputs)

@@ -17,6 +17,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
+	"gopkg.in/yaml.v3"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "write docs/cli/ from the commands (make docs)")
@@ -186,4 +187,49 @@ func githubAnchor(text string, seen map[string]int) string {
 		return fmt.Sprintf("%s-%d", s, n)
 	}
 	return s
+}
+
+// The matrix example of docs/github-actions.md reads the lint job's
+// changed_charts as the JSON array the action sets (TestActionRunsLint).
+func TestMatrixExample(t *testing.T) {
+	data, err := os.ReadFile("../../docs/github-actions.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "### A matrix of the changed charts")
+	if !ok {
+		t.Fatal("docs/github-actions.md has no matrix example")
+	}
+	_, rest, _ = strings.Cut(rest, "```yaml\n")
+	block, _, _ := strings.Cut(rest, "```")
+	var wf struct {
+		Jobs map[string]struct {
+			Needs    string
+			If       string
+			Outputs  map[string]string
+			Strategy struct{ Matrix map[string]string }
+			Steps    []struct {
+				ID, Uses, Run string
+				With          map[string]any
+				Env           map[string]string
+			}
+		}
+	}
+	if err := yaml.Unmarshal([]byte(block), &wf); err != nil {
+		t.Fatalf("the example is not YAML: %v\n%s", err, block)
+	}
+	lintJob, unit := wf.Jobs["lint"], wf.Jobs["unittest"]
+	if lintJob.Outputs["charts"] != "${{ steps.lint.outputs.changed_charts }}" || len(lintJob.Steps) != 2 ||
+		lintJob.Steps[1].ID != "lint" || lintJob.Steps[1].Uses != "catalogist/catalogist@v1" || lintJob.Steps[1].With["changed_since"] == nil {
+		t.Errorf("the lint job does not pass the action's changed_charts on: %+v", lintJob)
+	}
+	if unit.Needs != "lint" || unit.If != "needs.lint.outputs.charts != '[]'" || unit.Strategy.Matrix["chart"] != "${{ fromJSON(needs.lint.outputs.charts) }}" {
+		t.Errorf("the matrix job does not read the JSON array: %+v", unit)
+	}
+	// An expression in a script is pasted into it before the shell reads it.
+	for _, s := range unit.Steps {
+		if strings.Contains(s.Run, "${{") {
+			t.Errorf("step %q puts an expression into its script", s.Run)
+		}
+	}
 }

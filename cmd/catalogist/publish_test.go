@@ -99,7 +99,7 @@ func TestPublish(t *testing.T) {
 		}
 		set[name] = value
 	}
-	for name, value := range map[string]string{"published": "2", "index_url": "https://example-org.github.io/catalog-ide/index.yaml", "charts": "2"} {
+	for name, value := range map[string]string{"published": "2", "changed_charts": "jupyter-pytorch-gpu,vscode-python", "index_url": "https://example-org.github.io/catalog-ide/index.yaml", "charts": "2"} {
 		if set[name] != value {
 			t.Errorf("step output %s is %q, want %q", name, set[name], value)
 		}

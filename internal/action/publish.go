@@ -334,8 +334,16 @@ func (p *publication) report(outs []release.Outcome, where string) error {
 		return nil
 	}
 	// The build's report set charts, errors and warnings.
+	// The charts released, as chart-releaser-action names them.
+	var released []string
+	for _, o := range outs {
+		if (o.Status == release.Created || o.Status == release.Uploaded) && !slices.Contains(released, o.Name) {
+			released = append(released, o.Name)
+		}
+	}
 	for _, o := range [][2]string{
 		{"published", strconv.Itoa(count[release.Created] + count[release.Uploaded])},
+		{"changed_charts", strings.Join(released, ",")},
 		{"index_url", indexURL},
 	} {
 		if err := p.step.SetOutput(o[0], o[1]); err != nil {

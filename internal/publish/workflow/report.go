@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -31,16 +32,20 @@ type Lint struct {
 // and, with a SARIF file, sarif; and appends the findings to the step
 // summary.
 //
-// changed_charts names the charts whose findings are annotated, separated
-// by spaces: those changed since --changed-since, every chart linted
-// without it.
+// changed_charts names the charts whose findings are annotated, as a JSON
+// array that a matrix reads with fromJSON (as paths-filter's changes):
+// those changed since --changed-since, every chart linted without it.
 func (r *Run) ReportLint(l Lint) error {
 	errs, warns := l.Result.Count()
+	changed, err := json.Marshal(changedCharts(l))
+	if err != nil {
+		return fmt.Errorf("changed_charts: %w", err)
+	}
 	outputs := [][2]string{
 		{"errors", strconv.Itoa(errs)},
 		{"warnings", strconv.Itoa(warns)},
 		{"charts", strconv.Itoa(l.Result.Charts)},
-		{"changed_charts", strings.Join(changedCharts(l), " ")},
+		{"changed_charts", string(changed)},
 	}
 	if l.SARIF != "" {
 		outputs = append(outputs, [2]string{"sarif", l.SARIF})
@@ -56,12 +61,12 @@ func (r *Run) ReportLint(l Lint) error {
 // changedCharts returns the names of the charts whose findings are
 // annotated, sorted.
 func changedCharts(l Lint) []string {
+	names := []string{}
 	if l.Result.Changed == nil {
-		names := slices.Clone(l.Linted)
+		names = append(names, l.Linted...)
 		slices.Sort(names)
 		return slices.Compact(names)
 	}
-	var names []string
 	for name, changed := range l.Result.Changed {
 		if changed {
 			names = append(names, name)

@@ -158,7 +158,7 @@ func TestReportLint(t *testing.T) {
 	if err := s.run.ReportLint(workflow.Lint{Result: res, Linted: []string{"zeta", "c_1", "alpha"}, SARIF: "out/catalogist.sarif", Took: 1500 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"errors": "4", "warnings": "3", "charts": "3", "changed_charts": "alpha c_1 zeta", "sarif": "out/catalogist.sarif"}
+	want := map[string]string{"errors": "4", "warnings": "3", "charts": "3", "changed_charts": `["alpha","c_1","zeta"]`, "sarif": "out/catalogist.sarif"}
 	if got := s.outputs(t); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("outputs %v, want %v", got, want)
 	}
@@ -195,7 +195,7 @@ func TestReportLint(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := s.outputs(t)
-	if out["changed_charts"] != "b c_1" {
+	if out["changed_charts"] != `["b","c_1"]` {
 		t.Errorf("changed_charts = %q, want the charts changed", out["changed_charts"])
 	}
 	if _, ok := out["sarif"]; ok {
