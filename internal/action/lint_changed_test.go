@@ -1,7 +1,6 @@
 package action
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/catalogist/catalogist/builder"
 	"github.com/catalogist/catalogist/internal/testkit/filetree"
+	"github.com/catalogist/catalogist/internal/testkit/syncbuf"
 )
 
 // A pull request's check, as the example workflow runs it: only the
@@ -47,9 +47,9 @@ func TestLintChangedAndPublished(t *testing.T) {
 	git("commit", "--quiet", "-m", "start")
 	git("checkout", "--quiet", "-b", "change")
 	published := filepath.Join(t.TempDir(), "site")
-	var buildLog bytes.Buffer
+	var buildLog syncbuf.Buffer
 	if _, err := (&Build{Options: builder.Options{Catalog: cat, Out: published}, Stdout: &buildLog, Stderr: &buildLog}).Run(t.Context()); err != nil {
-		t.Fatalf("build: %v\n%s", err, &buildLog)
+		t.Fatalf("build: %v\n%s", err, buildLog.String())
 	}
 
 	r := lintRun(t, Lint{ChangedSince: "main", Published: published, Paths: []string{cat}})
@@ -102,14 +102,14 @@ type lintResult struct {
 // as the command prints it.
 func lintRun(t *testing.T, l Lint) lintResult {
 	t.Helper()
-	var out, errb bytes.Buffer
+	var out, errb syncbuf.Buffer
 	if l.Format == "" {
 		l.Format = "text"
 	}
 	l.Stdout, l.Stderr = &out, &errb
 	err := l.Run(t.Context())
 	if err != nil && err.Error() != "" {
-		errb.WriteString(err.Error() + "\n")
+		errb.Write([]byte(err.Error() + "\n"))
 	}
 	return lintResult{out.String(), errb.String(), ExitCode(err)}
 }

@@ -1,7 +1,6 @@
 package action
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/internal/testkit/filetree"
+	"github.com/catalogist/catalogist/internal/testkit/syncbuf"
 )
 
 // filesRepo writes a repository as a commit hook sees it: a region file
@@ -73,7 +73,7 @@ type filesRun struct {
 // the files of a commit.
 func lintJSON(t *testing.T, f Lint, args ...string) filesRun {
 	t.Helper()
-	var out bytes.Buffer
+	var out syncbuf.Buffer
 	f.Format, f.Paths, f.Stdout, f.Stderr = "json", args, &out, io.Discard
 	err := f.Run(t.Context())
 	var r filesRun
@@ -87,7 +87,7 @@ func lintJSON(t *testing.T, f Lint, args ...string) filesRun {
 		t.Fatalf("lint %s: %v", strings.Join(args, " "), err)
 	}
 	if r.code != 2 {
-		if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		if err := json.Unmarshal([]byte(out.String()), &r); err != nil {
 			t.Fatalf("lint %s: not JSON: %v\n%s", strings.Join(args, " "), err, out.String())
 		}
 	}
@@ -178,7 +178,7 @@ func TestLintFiles(t *testing.T) {
 	})
 
 	t.Run("one pass per region file", func(t *testing.T) {
-		var out bytes.Buffer
+		var out syncbuf.Buffer
 		l := Lint{Format: "text", Paths: []string{"region.yaml", "db/region-eu.yaml"}, Stdout: &out, Stderr: io.Discard}
 		if err := l.Run(t.Context()); ExitCode(err) != ExitRefused {
 			t.Fatalf("exit %v, want 1 (the flawed chart)\n%s", err, out.String())

@@ -1,7 +1,6 @@
 package action
 
 import (
-	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/catalogist/catalogist/builder"
 	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"github.com/catalogist/catalogist/internal/testkit/githubtest"
+	"github.com/catalogist/catalogist/internal/testkit/syncbuf"
 )
 
 // publishRun publishes the ide example to releases on a GitHub served on
@@ -20,7 +20,7 @@ import (
 func publishRun(t *testing.T, gh *githubtest.Server, cat, out, token string) (string, error) {
 	t.Helper()
 	t.Setenv("GITHUB_ACTIONS", "")
-	var log bytes.Buffer
+	var log syncbuf.Buffer
 	p := &Publish{
 		Build: builder.Options{Catalog: cat, Out: out, Merge: filepath.Join(t.TempDir(), "index.yaml"), MergeOptional: true},
 		Repo:  "o/r", Token: token, APIURL: gh.URL, Stdout: &log, Stderr: &log,
@@ -96,7 +96,7 @@ func TestPublishSequence(t *testing.T) {
 	t.Run("a bad repository is refused before anything is built", func(t *testing.T) {
 		gh := githubtest.Serve(t, "o", "r", token)
 		out := filepath.Join(t.TempDir(), "site")
-		p := &Publish{Build: builder.Options{Catalog: "../../examples/ide", Out: out}, Repo: "o", Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}}
+		p := &Publish{Build: builder.Options{Catalog: "../../examples/ide", Out: out}, Repo: "o", Stdout: &syncbuf.Buffer{}, Stderr: &syncbuf.Buffer{}}
 		if err := p.Run(t.Context()); ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), `--repo "o" is not OWNER/NAME`) {
 			t.Errorf("exit %d (%v)", ExitCode(err), err)
 		}
@@ -116,7 +116,7 @@ func TestPublishFirstFromReleases(t *testing.T) {
 	nothing := httptest.NewServer(http.NotFoundHandler())
 	t.Cleanup(nothing.Close)
 	run := func(gh *githubtest.Server) (string, string, error) {
-		var log bytes.Buffer
+		var log syncbuf.Buffer
 		out := filepath.Join(t.TempDir(), "site")
 		p := &Publish{
 			Build: builder.Options{Catalog: "../../examples/ide", Out: out, BaseURL: nothing.URL + "/", Merge: nothing.URL + "/"},
