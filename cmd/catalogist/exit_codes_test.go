@@ -2,6 +2,8 @@ package main
 
 import (
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,6 +43,14 @@ func TestExitCodes(t *testing.T) {
 	catalogs := filepath.Join(work, "catalogs.yaml")
 	os.WriteFile(catalogs, []byte("catalogs:\n  - {id: gone, name: Gone, location: "+down+"}\n"), 0o644)
 	ide := "../../examples/ide"
+	// A GitHub API that refuses every request at once: an unreachable one
+	// would be retried for seconds.
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		w.Write([]byte(`{"message": "Validation Failed"}`))
+	}))
+	t.Cleanup(refusing.Close)
 
 	for _, c := range []struct {
 		name string
@@ -56,7 +66,7 @@ func TestExitCodes(t *testing.T) {
 		{"build, without --out", []string{"build", ide}, action.ExitUsage},
 		{"build, the published index unreachable", []string{"build", "--out", filepath.Join(work, "o2"), "--merge", down, ide}, action.ExitFailed},
 		{"publish, no repository", []string{"publish", "--out", filepath.Join(work, "o3"), "--repo", "o", ide}, action.ExitUsage},
-		{"publish, GitHub unreachable", []string{"publish", "--out", filepath.Join(work, "o4"), "--repo", "o/r", "--api-url", strings.TrimSuffix(down, "/"),
+		{"publish, GitHub refusing", []string{"publish", "--out", filepath.Join(work, "o4"), "--repo", "o/r", "--api-url", refusing.URL,
 			"--merge", filepath.Join(work, "index.yaml"), "--merge-optional", ide}, action.ExitFailed},
 		{"form, opens", []string{"form", ide + "/charts/vscode-python"}, action.ExitOK},
 		{"form, does not open", []string{"form", unopened}, action.ExitRefused},
