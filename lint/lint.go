@@ -330,7 +330,42 @@ func (p *Pass) report(file string, pos srcpos.Pos, pointer, option, msg string) 
 // At reports a finding at a node of the schema: in the chart's schema file,
 // or in the registry file a substituted option was read from.
 func (p *Pass) At(n *srcpos.Node, format string, args ...any) {
-	p.report(p.fileOf(n), n.Pos, n.Pointer(), p.optionAt(n), fmt.Sprintf(format, args...))
+	q, msg := p.inlineCopy(n, fmt.Sprintf(format, args...))
+	q.report(p.fileOf(n), n.Pos, n.Pointer(), p.optionAt(n), msg)
+}
+
+// inlineCopy returns the pass and message to report an error at n with.
+// Without a schema registry, an error inside an option the API replaces by
+// a registry schema (overwriteSchemaWith) is about an inline copy the form
+// may never read: the API substitutes the registry's schema when it holds
+// the name, and keeps the copy only when it does not. Which one is unknown,
+// so the error becomes a warning that says so.
+func (p *Pass) inlineCopy(n *srcpos.Node, msg string) (*Pass, string) {
+	s := p.Schema()
+	if p.rule.Severity != Error || s == nil || s.Registry != nil || len(s.Unresolved) == 0 {
+		return p, msg
+	}
+	names := map[*srcpos.Node]string{}
+	for _, u := range s.Unresolved {
+		if !u.Ref {
+			names[u.Node] = u.Name
+		}
+	}
+	for a := n; a != nil; a = a.Parent {
+		if a.Kind != srcpos.Object {
+			continue
+		}
+		name, ok := names[a.Get(s.ExtKey).Get("overwriteSchemaWith")]
+		if !ok {
+			continue
+		}
+		q := *p
+		r := *p.rule
+		r.Severity = Warning
+		q.rule = &r
+		return &q, fmt.Sprintf("%s (a warning, not an error: this is the inline copy of option %q, which the platform's API replaces by its registry schema %q if it holds that name; give --schema-registry, the API's registry directory, to check the schema the form reads)", msg, p.optionAt(a), name)
+	}
+	return p, msg
 }
 
 // Notef reports a note, whatever the rule's severity.
@@ -356,7 +391,8 @@ func (p *Pass) AtKey(n *srcpos.Node, format string, args ...any) {
 	if !pos.IsValid() {
 		pos = n.Pos
 	}
-	p.report(p.fileOf(n), pos, n.Pointer(), p.optionAt(n), fmt.Sprintf(format, args...))
+	q, msg := p.inlineCopy(n, fmt.Sprintf(format, args...))
+	q.report(p.fileOf(n), pos, n.Pointer(), p.optionAt(n), msg)
 }
 
 // Run lints catalogs. Each catalog's lint settings (catalog.yaml's lint:)
