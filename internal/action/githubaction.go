@@ -67,7 +67,13 @@ func (a *GitHubAction) Run(ctx context.Context) error {
 	case "lint":
 		return a.lint(in).Run(ctx)
 	case "build":
-		res, err := (&Build{Options: in.buildOptions(), Stdout: a.Stdout, Stderr: a.Stderr}).Run(ctx)
+		opt := in.buildOptions()
+		if opt.Merge != "" {
+			if err := a.mergeOrFirst(ctx, in, &opt); err != nil {
+				return err
+			}
+		}
+		res, err := (&Build{Options: opt, Stdout: a.Stdout, Stderr: a.Stderr}).Run(ctx)
 		if err != nil {
 			return err
 		}
@@ -167,10 +173,11 @@ func (a *GitHubAction) lint(in actionInputs) *Lint {
 
 // buildOptions are the build of build and publish. The repository
 // published at base_url is merged, so that the versions published before
-// stay in the index; a first publication finds none there.
+// stay in the index; a first publication finds none there, which both tell
+// from the repository's releases (mergeOrFirst, FirstFromReleases).
 func (in actionInputs) buildOptions() builder.Options {
 	return builder.Options{
-		Catalog: in.path, Out: in.out, BaseURL: in.baseURL, Merge: in.baseURL, MergeOptional: in.baseURL != "",
+		Catalog: in.path, Out: in.out, BaseURL: in.baseURL, Merge: in.baseURL,
 		RegionFile: in.region, RegionID: in.regionID, Platform: in.platform, ExtensionKey: in.extensionKey,
 		SchemaRegistry: in.registries, LintFormat: "github",
 	}
@@ -180,11 +187,6 @@ func (in actionInputs) buildOptions() builder.Options {
 // API the job gives.
 func (a *GitHubAction) publish(in actionInputs) *Publish {
 	b := in.buildOptions()
-	// The first publication finds no index where the repository is to be
-	// published, and no release of its charts: Publish tells it from the
-	// releases (FirstFromReleases). An unreadable index (5xx, no answer)
-	// still fails.
-	b.MergeOptional = false
 	if in.pagesBranch != "" {
 		// The index to merge is the one the branch holds.
 		b.Merge = ""

@@ -1,11 +1,16 @@
 package action
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/catalogist/catalogist/internal/testkit/githubtest"
+	"github.com/catalogist/catalogist/internal/testkit/syncbuf"
 	"sigs.k8s.io/yaml"
 )
 
@@ -64,7 +69,7 @@ func TestActionInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := in.buildOptions()
-	if b.Catalog != "." || b.Out != DefaultSite || b.Merge != "https://o.github.io/r/" || !b.MergeOptional || b.BaseURL != b.Merge || b.RegionFile != "r.yaml" || b.Platform != "onyxia" || b.LintFormat != "github" {
+	if b.Catalog != "." || b.Out != DefaultSite || b.Merge != "https://o.github.io/r/" || b.MergeOptional || b.BaseURL != b.Merge || b.RegionFile != "r.yaml" || b.Platform != "onyxia" || b.LintFormat != "github" {
 		t.Errorf("build options %+v", b)
 	}
 	in, err = readActionInputs(inputs(map[string]string{"command": "publish", "token": "t0k", "out": "site"}))
@@ -114,5 +119,51 @@ func TestActionInputs(t *testing.T) {
 		if _, err := readActionInputs(inputs(c.inputs)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("inputs %v: error %v, want %q", c.inputs, err, c.want)
 		}
+	}
+}
+
+// The Action's build merges the index published at base_url; a missing one
+// is a first publication only while the repository has released no chart
+// of the catalog, as for publish: a mistyped address must not build an
+// index without the versions released before.
+func TestActionBuildFirstPublication(t *testing.T) {
+	const token = "ghs_buildFIRSTtoken7"
+	nothing := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(nothing.Close)
+	run := func(gh *githubtest.Server) (string, string, error) {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "site")
+		for k, v := range map[string]string{
+			"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
+			"INPUT_COMMAND": "build", "INPUT_PATH": "../../examples/ide", "INPUT_OUT": out, "INPUT_BASE_URL": nothing.URL + "/", "INPUT_TOKEN": token,
+		} {
+			t.Setenv(k, v)
+		}
+		env := map[string]string{"GITHUB_REPOSITORY": "o/r", "GITHUB_API_URL": gh.URL}
+		var log syncbuf.Buffer
+		a := &GitHubAction{Getenv: func(k string) string { return env[k] }, Stdout: &log, Stderr: &log}
+		return out, log.String(), a.Run(t.Context())
+	}
+
+	gh := githubtest.Serve(t, "o", "r", token)
+	out, log, err := run(gh)
+	if err != nil {
+		t.Fatalf("a first publication: %v\n%s", err, log)
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.yaml")); err != nil {
+		t.Errorf("the first build wrote no index: %v", err)
+	}
+	if got := gh.Requests(); !slices.Equal(got, []string{"GET /api/v3/repos/o/r/releases?per_page=100"}) {
+		t.Errorf("the build sent %q, want the releases listed only", got)
+	}
+
+	gh = githubtest.Serve(t, "o", "r", token)
+	gh.AddRelease("vscode-python-1.1.0", map[string][]byte{"vscode-python-1.1.0.tgz": []byte("an older package")})
+	out, log, err = run(gh)
+	if ExitCode(err) != ExitUsage || !strings.Contains(err.Error(), "nothing is published at "+nothing.URL) || !strings.Contains(err.Error(), "o/r has released vscode-python-1.1.0 before") {
+		t.Fatalf("an index missing after releases: exit %d (%v)\n%s", ExitCode(err), err, log)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("something was built: %v", err)
 	}
 }

@@ -239,20 +239,8 @@ func (p *publication) missingIndex(ctx context.Context, what string) error {
 		}
 		return nil
 	}
-	var names []string
-	for _, ch := range p.cat.Charts {
-		name := ch.Name
-		if md, err := chartutil.LoadChartfile(ch.ChartFile); err == nil && md.Name != "" {
-			name = md.Name
-		}
-		names = append(names, name)
-	}
-	tag, err := p.pub.ChartRelease(ctx, names)
-	if err != nil {
-		return Failed(err)
-	}
-	if tag != "" {
-		return Usage(fmt.Errorf("%s, but %s/%s has released %s before: the index published with it would be dropped; check the address (base_url) or the pages branch", what, p.owner, p.repo, tag))
+	if err := firstPublication(ctx, p.pub, p.cat, p.owner+"/"+p.repo, what); err != nil {
+		return err
 	}
 	p.opt.MergeOptional = true
 	return nil
