@@ -49,8 +49,9 @@ func newNewCatalogCmd() *cobra.Command {
 		Short: "Create a new catalog in DIR, which must not exist or be empty",
 		Long: `New catalog creates DIR (or fills it when it is empty) with catalog.yaml,
 empty charts/ and icons/ directories, a README saying what to do next, the
-example GitHub workflows in .github/workflows/ and a .gitignore for the
-build's output. catalog.yaml records the platform and, when it is not the
+example GitHub workflows in .github/workflows/, the editor schemas in
+.catalogist/schemas/ with the .vscode/settings.json that applies them, and a
+.gitignore for the build's output. catalog.yaml records the platform and, when it is not the
 platform's own, the extension key: lint, build and new chart then use them.`,
 		Args: oneArg("catalogist new catalog DIR: DIR is the directory of the new catalog"),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -25,7 +25,8 @@ type catalogData struct {
 
 // NewCatalog writes a new catalog into dir, which must not exist or be
 // empty: catalog.yaml, empty charts/ and icons/ directories, a README, the
-// example GitHub workflows and a .gitignore for the build's output. The
+// example GitHub workflows, the editor schemas with VS Code's settings, and
+// a .gitignore for the build's output. The
 // files are written into a directory beside (or, when dir exists, inside)
 // dir and moved into place once all are written.
 func NewCatalog(dir string, opt Options) (*Result, error) {
@@ -68,6 +69,9 @@ func NewCatalog(dir string, opt Options) (*Result, error) {
 		}
 	}
 	if err := addWorkflows(t); err != nil {
+		return nil, err
+	}
+	if err := addEditorSettings(t, e); err != nil {
 		return nil, err
 	}
 	// What the templates write must be what catalogist reads back.

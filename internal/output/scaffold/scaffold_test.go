@@ -23,6 +23,7 @@ import (
 	"github.com/catalogist/catalogist/internal/input/region"
 	"github.com/catalogist/catalogist/internal/model/schema"
 	"github.com/catalogist/catalogist/internal/output/chartdocs"
+	"github.com/catalogist/catalogist/internal/output/editorschema"
 	"github.com/catalogist/catalogist/internal/output/scaffold"
 	"github.com/catalogist/catalogist/internal/testkit/browsertest"
 	"github.com/catalogist/catalogist/internal/testkit/kubetest"
@@ -289,6 +290,7 @@ func checkCatalogFiles(t *testing.T, dir string, v variant) {
 	if err != nil || !strings.Contains(string(ignore), "/out/") {
 		t.Errorf(".gitignore does not ignore the build output: %v\n%s", err, ignore)
 	}
+	checkEditorSettings(t, dir, cfgData, v)
 	examples, _ := filepath.Glob("../../../examples/workflows/*.yml")
 	if len(examples) == 0 {
 		t.Fatal("no example workflows")
@@ -561,5 +563,62 @@ func checkDeployment(t *testing.T, what string, dep *appsv1.Deployment, gitAndGP
 		}
 	} else if len(spec.InitContainers) != 0 {
 		t.Errorf("%s: an init container without a repository", what)
+	}
+}
+
+// checkEditorSettings checks that a new catalog carries the editor schemas
+// of its extension key and platform, as a build publishes them, and that
+// catalog.yaml's modeline and VS Code's settings name them by paths that
+// exist in the catalog. testdata/editor/newcatalog.test.mjs opens the files
+// in the editors' language services.
+func checkEditorSettings(t *testing.T, dir string, cfgData []byte, v variant) {
+	t.Helper()
+	if first, _, _ := strings.Cut(string(cfgData), "\n"); first != scaffold.CatalogModeline {
+		t.Errorf("catalog.yaml starts with %q, want the modeline %q", first, scaffold.CatalogModeline)
+	}
+	p, err := schema.PlatformNamed(v.platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := editorschema.Files(v.key, p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range editorschema.Names {
+		got, err := os.ReadFile(filepath.Join(dir, scaffold.EditorDir, name))
+		if err != nil || !bytes.Equal(got, want[name]) {
+			t.Errorf("%s/%s differs from the schema a build publishes (%v)", scaffold.EditorDir, name, err)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(dir, scaffold.EditorSettings))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var set struct {
+		JSON []struct {
+			FileMatch []string `json:"fileMatch"`
+			URL       string   `json:"url"`
+		} `json:"json.schemas"`
+		YAML map[string][]string `json:"yaml.schemas"`
+	}
+	if err := json.Unmarshal(data, &set); err != nil {
+		t.Fatalf("%s: %v\n%s", scaffold.EditorSettings, err, data)
+	}
+	urls := map[string]bool{}
+	for _, s := range set.JSON {
+		urls[s.URL] = true
+	}
+	for u := range set.YAML {
+		urls[u] = true
+	}
+	for u := range urls {
+		if !strings.HasPrefix(u, "./") {
+			t.Errorf("%s names %q, which is not a path relative to the catalog", scaffold.EditorSettings, u)
+		} else if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(u))); err != nil {
+			t.Errorf("%s names %q: %v", scaffold.EditorSettings, u, err)
+		}
+	}
+	if len(set.JSON) != 2 || len(set.YAML) != 3 {
+		t.Errorf("%s: %d json.schemas and %d yaml.schemas, want 2 and 3:\n%s", scaffold.EditorSettings, len(set.JSON), len(set.YAML), data)
 	}
 }
