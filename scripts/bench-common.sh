@@ -19,7 +19,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/$bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
 log "building bin/catalogist"
-go build -o bin/catalogist ./cmd/catalogist
+go build -pgo=cmd/catalogist/release.pgo -o bin/catalogist ./cmd/catalogist
 
 # The Helm 4 CLI: $HELM4 when it points at a binary (make exports it), else
 # the pinned one, installed on first use.
