@@ -226,6 +226,9 @@ func ComparePublished(ctx context.Context, cats []*catalog.Catalog, loc string, 
 		err := packageWith(ctx, opt, want, func(ch *Chart, pkg string) error {
 			cv := published[ch.Meta.Name][ch.Meta.Version]
 			pv := &lint.PublishedVersion{Name: ch.Meta.Name, Version: ch.Meta.Version, URL: chartrepo.Redact(firstURL(cv.URLs))}
+			if u, err := chartrepo.ResolveURL(base, firstURL(cv.URLs)); err == nil && len(cv.URLs) > 0 {
+				pv.URL = chartrepo.Redact(u)
+			}
 			compared[linted[ch.Meta.Name]] = pv
 			// A published index without digests (Helm 2's) cannot prove
 			// a change.

@@ -152,7 +152,8 @@ type Options struct {
 // chart's package now.
 type PublishedVersion struct {
 	Name, Version string
-	// URL is the published package's, redacted.
+	// URL is the published package's, resolved against the index's
+	// address and redacted.
 	URL string
 	// File is the first file the packages differ by, "" when they hold
 	// the same chart.
