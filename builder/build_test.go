@@ -164,7 +164,7 @@ func TestMergeRefusesAChangedPublishedVersion(t *testing.T) {
 	}
 	msg := err.Error()
 	version := loadIndex(t, published).Entries["redis"][0]
-	for _, want := range []string{"redis", version.Version, strings.TrimPrefix(version.Digest, "sha256:")} {
+	for _, want := range []string{"redis", version.Version, "redis-" + version.Version + ".tgz", "templates/extra.yaml differs", "bump the chart version"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("conflict message %q does not name %q", msg, want)
 		}

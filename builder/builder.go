@@ -218,6 +218,10 @@ type Chart struct {
 type Result struct {
 	Charts, Packaged, Reused, Carried int
 	Lint                              *lint.Result
+	// Same are the versions built that the merge kept as published: their
+	// packages differ from the build's by digest but hold the same chart
+	// (packaged by chart-releaser, say). They are never released again.
+	Same []*repo.ChartVersion
 	// Steps are the steps that ran, with their durations. A step that runs
 	// alongside others counts its own time, so the durations may add up to
 	// more than the build took.
@@ -292,6 +296,7 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	}
 	if b.out.merged != nil {
 		res.Carried = len(b.out.merged.Carried)
+		res.Same = b.out.merged.Same
 	}
 	return res, nil
 }

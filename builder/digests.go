@@ -10,17 +10,21 @@ import (
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
+	repo "helm.sh/helm/v4/pkg/repo/v1"
 
 	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/internal/input/chartrepo"
 	"github.com/catalogist/catalogist/internal/output/repoindex"
+	"github.com/catalogist/catalogist/lint"
 )
 
 // Packages are reproducible: the same sources make the same bytes (see
-// packageEpoch), so whether a chart's content differs from what is
-// published under its version is a comparison of digests. Making the
-// packages takes the build's own discovery and packaging, run by a smaller
-// pipeline into a directory of its own.
+// packageEpoch), so a chart whose package has the digest published under
+// its version is unchanged. Another digest may still be the same chart
+// packaged by another tool (chart-releaser's `helm package`): the contents
+// are compared then (see compare.go). Making the packages takes the
+// build's own discovery and packaging, run by a smaller pipeline into a
+// directory of its own.
 
 // digestPipeline makes the packages of the charts inputs.only selects.
 var digestPipeline = []step{
@@ -37,9 +41,24 @@ var digestPipeline = []step{
 // address is taken from the sources), CacheDir and Client (remote
 // dependencies).
 func PackageDigests(ctx context.Context, opt Options, want func(name, version string) bool) (map[string]string, error) {
+	out := map[string]string{}
+	err := packageWith(ctx, opt, want, func(ch *Chart, _ string) error {
+		out[ch.Meta.Name] = ch.Digest
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// packageWith packages the charts want selects as PackageDigests does, and
+// calls with for each, with its package's path, before the packages are
+// removed.
+func packageWith(ctx context.Context, opt Options, want func(name, version string) bool, with func(ch *Chart, pkg string) error) error {
 	tmp, err := os.MkdirTemp("", "catalogist-digests-")
 	if err != nil {
-		return nil, fmt.Errorf("packaging to compare: %w", err)
+		return fmt.Errorf("packaging to compare: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	opt = Options{
@@ -48,16 +67,16 @@ func PackageDigests(ctx context.Context, opt Options, want func(name, version st
 	}
 	if opt.Client == nil {
 		if opt.Client, err = chartrepo.New(chartrepo.Options{}); err != nil {
-			return nil, fmt.Errorf("chart repository client: %w", err)
+			return fmt.Errorf("chart repository client: %w", err)
 		}
 	}
 	steps, err := newSchedule(digestPipeline)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	in, err := newInputs(opt)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	in.only = func(ch *Chart) bool { return want(ch.Meta.Name, ch.Meta.Version) }
 	work, wctx := errgroup.WithContext(ctx)
@@ -66,15 +85,16 @@ func PackageDigests(ctx context.Context, opt Options, want func(name, version st
 	steps.start(wctx, work, b)
 	work.Wait()
 	if err := steps.result(ctx); err != nil {
-		return nil, err
+		return err
 	}
-	out := map[string]string{}
 	for _, ch := range in.charts {
 		if in.only(ch) {
-			out[ch.Meta.Name] = ch.Digest
+			if err := with(ch, filepath.Join(b.stage.dir, filepath.FromSlash(ch.File))); err != nil {
+				return err
+			}
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // packageSelected packages the selected charts and the catalog charts they
@@ -118,54 +138,70 @@ func packageSelected(ctx context.Context, b *build) error {
 // and version. A URL that answers 404 or 410 is a repository where nothing
 // is published yet: found is false, and the map empty.
 func PublishedDigests(ctx context.Context, client *chartrepo.Client, loc string) (digests map[string]map[string]string, found bool, err error) {
-	if client == nil {
-		if client, err = chartrepo.New(chartrepo.Options{}); err != nil {
-			return nil, false, fmt.Errorf("chart repository client: %w", err)
-		}
-	}
-	ix, err := client.Index(ctx, loc)
-	switch {
-	case err != nil && chartrepo.NotFound(err):
-		return map[string]map[string]string{}, false, nil
-	case err != nil:
-		return nil, false, fmt.Errorf("published index: %w", err)
-	case ix.Stale != nil:
-		// A cached copy could lack the latest versions, whose packages
-		// would then not be compared.
-		return nil, false, fmt.Errorf("published index: %s could not be fetched (%v), and a cached copy may be stale: try again once the server answers", chartrepo.Redact(ix.URL), ix.Stale)
-	}
-	idx, err := repoindex.ReadPublished(ix.Data, ix.URL)
-	if err != nil {
-		return nil, false, err
+	idx, _, found, err := readPublished(ctx, client, loc)
+	if err != nil || !found {
+		return map[string]map[string]string{}, found, err
 	}
 	digests = map[string]map[string]string{}
-	for name, cvs := range idx.Entries {
-		for _, cv := range cvs {
-			if cv == nil || cv.Metadata == nil {
-				continue
-			}
-			if digests[name] == nil {
-				digests[name] = map[string]string{}
-			}
-			digests[name][cv.Version] = cv.Digest
+	for name, versions := range byNameVersion(idx) {
+		digests[name] = map[string]string{}
+		for v, cv := range versions {
+			digests[name][v] = cv.Digest
 		}
 	}
 	return digests, true, nil
 }
 
-// ComparePublished gives rule version-bump what it compares
-// (lint.Options.Published and Packages): the digests the published index
-// at loc lists, by chart name and version, and the digests of the packages
-// of the catalogs' charts whose version it lists, made as a build of each
-// catalog makes them. opt gives BaseURL, CacheDir and Client. found is
-// false when loc is a URL where nothing is published yet. A catalog given
-// as a schema file has no package to compare.
-func ComparePublished(ctx context.Context, cats []*catalog.Catalog, loc string, opt Options) (published map[string]map[string]string, packages map[*catalog.Chart]string, found bool, err error) {
-	published, found, err = PublishedDigests(ctx, opt.Client, loc)
-	if err != nil {
-		return nil, nil, false, err
+// readPublished reads a published index to compare with, and returns the
+// base its relative URLs resolve against; found is false when loc is a URL
+// answering 404 or 410.
+func readPublished(ctx context.Context, client *chartrepo.Client, loc string) (idx *repo.IndexFile, base string, found bool, err error) {
+	if client == nil {
+		if client, err = chartrepo.New(chartrepo.Options{}); err != nil {
+			return nil, "", false, fmt.Errorf("chart repository client: %w", err)
+		}
 	}
-	packages = map[*catalog.Chart]string{}
+	ix, err := client.Index(ctx, loc)
+	switch {
+	case err != nil && chartrepo.NotFound(err):
+		return nil, "", false, nil
+	case err != nil:
+		return nil, "", false, fmt.Errorf("published index: %w", err)
+	case ix.Stale != nil:
+		// A cached copy could lack the latest versions, whose packages
+		// would then not be compared.
+		return nil, "", false, fmt.Errorf("published index: %s could not be fetched (%v), and a cached copy may be stale: try again once the server answers", chartrepo.Redact(ix.URL), ix.Stale)
+	}
+	idx, err = repoindex.ReadPublished(ix.Data, ix.URL)
+	if err != nil {
+		return nil, "", false, err
+	}
+	return idx, ix.Base, true, nil
+}
+
+// ComparePublished gives rule version-bump what it reports
+// (lint.Options.Published): for each chart of the catalogs whose version
+// the published index at loc lists, its package, made as a build of its
+// catalog makes it, compared with the published one, fetched (and cached
+// by digest) when their digests differ. opt gives BaseURL, CacheDir and
+// Client. found is false when loc is a URL where nothing is published
+// yet. A catalog given as a schema file has no package to compare.
+func ComparePublished(ctx context.Context, cats []*catalog.Catalog, loc string, opt Options) (compared map[*catalog.Chart]*lint.PublishedVersion, found bool, err error) {
+	if opt.Client == nil {
+		if opt.Client, err = chartrepo.New(chartrepo.Options{}); err != nil {
+			return nil, false, fmt.Errorf("chart repository client: %w", err)
+		}
+	}
+	idx, base, found, err := readPublished(ctx, opt.Client, loc)
+	if err != nil || !found {
+		return map[*catalog.Chart]*lint.PublishedVersion{}, found, err
+	}
+	published := byNameVersion(idx)
+	cache, err := publishedCache(opt.CacheDir)
+	if err != nil {
+		return nil, false, err
+	}
+	compared = map[*catalog.Chart]*lint.PublishedVersion{}
 	for _, cat := range cats {
 		// By the name the chart is published under: its Chart.yaml's,
 		// whatever its directory's.
@@ -184,17 +220,27 @@ func ComparePublished(ctx context.Context, cats []*catalog.Catalog, loc string, 
 			continue
 		}
 		want := func(name, version string) bool {
-			_, ok := published[name][version]
-			return ok && linted[name] != nil
+			return published[name][version] != nil && linted[name] != nil
 		}
 		opt.Catalog = cat.Dir
-		digests, err := PackageDigests(ctx, opt, want)
+		err := packageWith(ctx, opt, want, func(ch *Chart, pkg string) error {
+			cv := published[ch.Meta.Name][ch.Meta.Version]
+			pv := &lint.PublishedVersion{Name: ch.Meta.Name, Version: ch.Meta.Version, URL: chartrepo.Redact(firstURL(cv.URLs))}
+			if u, err := chartrepo.ResolveURL(base, firstURL(cv.URLs)); err == nil && len(cv.URLs) > 0 {
+				pv.URL = chartrepo.Redact(u)
+			}
+			compared[linted[ch.Meta.Name]] = pv
+			// A published index without digests (Helm 2's) cannot prove
+			// a change.
+			if cv.Digest == "" || chartrepo.SameDigest(cv.Digest, ch.Digest) {
+				return nil
+			}
+			pv.File, _, err = diffPublished(ctx, opt.Client, cache, base, cv, pkg)
+			return err
+		})
 		if err != nil {
-			return nil, nil, false, fmt.Errorf("packaging %s to compare with the published packages: %w", cat.Dir, err)
-		}
-		for name, d := range digests {
-			packages[linted[name]] = d
+			return nil, false, fmt.Errorf("packaging %s to compare with the published packages: %w", cat.Dir, err)
 		}
 	}
-	return published, packages, found, nil
+	return compared, true, nil
 }

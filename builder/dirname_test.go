@@ -45,9 +45,9 @@ func TestChartDirectoryOfAnotherName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	published, packages, found, err := builder.ComparePublished(t.Context(), []*catalog.Catalog{c}, out, builder.Options{})
-	if err != nil || !found || published["cloudbeaver"]["1.0.0"] == "" || packages[c.Charts[0]] == "" {
-		t.Errorf("compared with the published index: %v, %v, %v, %v", published, packages, found, err)
+	compared, found, err := builder.ComparePublished(t.Context(), []*catalog.Catalog{c}, out, builder.Options{})
+	if pv := compared[c.Charts[0]]; err != nil || !found || pv == nil || pv.Name != "cloudbeaver" || pv.Version != "1.0.0" || pv.File != "" {
+		t.Errorf("compared with the published index: %+v, %v, %v", pv, found, err)
 	}
 
 	filetree.Write(t, cat, map[string]string{"charts/cloudbeaver/Chart.yaml": chart})

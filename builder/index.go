@@ -119,7 +119,9 @@ func loadPrevious(out string) *repo.IndexFile {
 }
 
 // mergePublished merges the published index: versions in both keep their
-// publication date, a published version whose package changed is refused,
+// publication date, a published version whose package holds the same
+// content under another digest is kept as published (see compare.go), one
+// whose content changed is refused,
 // published-only versions are kept (unless Prune) and their packages, when
 // the index refers to them relatively, are carried into the output.
 func mergePublished(ctx context.Context, b *build) error {
@@ -132,9 +134,18 @@ func mergePublished(ctx context.Context, b *build) error {
 	if err != nil {
 		return err
 	}
-	merged, report, err := repoindex.Merge(b.out.index, pub, in.Prune)
+	compared, cached, err := b.compareWithPublished(ctx, pub, base)
 	if err != nil {
 		return err
+	}
+	merged, report, err := repoindex.MergeCompared(b.out.index, pub, in.Prune, compared)
+	if err != nil {
+		return err
+	}
+	for _, cv := range report.Same {
+		if err := b.keepPublished(ctx, cv, cached[chartrepo.NormalDigest(cv.Digest)]); err != nil {
+			return err
+		}
 	}
 	for _, cv := range report.Carried {
 		if err := b.carry(ctx, cv, base); err != nil {

@@ -140,13 +140,24 @@ type Options struct {
 	// Changed, when not nil, names the charts changed since the ref of
 	// --changed-since, which Run returns as Result.Changed.
 	Changed map[string]bool
-	// Published holds the digests of the packages a published index lists,
-	// by chart name then version (--published); nil without it. Packages
-	// holds the digests of the charts' packages as a build makes them now,
-	// for the charts whose version Published lists. Rule version-bump
-	// compares the two.
-	Published map[string]map[string]string
-	Packages  map[*catalog.Chart]string
+	// Published holds, for each chart whose version a published index
+	// lists (--published), what comparing the chart's package as a build
+	// makes it now with the published one found; nil without
+	// --published. Rule version-bump reports the charts whose content
+	// differs.
+	Published map[*catalog.Chart]*PublishedVersion
+}
+
+// PublishedVersion is a chart's version as published, compared with the
+// chart's package now.
+type PublishedVersion struct {
+	Name, Version string
+	// URL is the published package's, resolved against the index's
+	// address and redacted.
+	URL string
+	// File is the first file the packages differ by, "" when they hold
+	// the same chart.
+	File string
 }
 
 // ChartDone is a chart analysed, as Options.Progress is told of it.
@@ -233,11 +244,10 @@ type Pass struct {
 	// escapes are the chart's paths that lead outside the catalog
 	// repository: with any, no other file of the chart is read.
 	escapes []*catalog.EscapeError
-	// published and pkg are what version-bump compares: the digests of
-	// the published packages (Options.Published), and of the chart's
-	// package now, "" when not made.
-	published map[string]map[string]string
-	pkg       string
+	// published is what version-bump reports: the chart's package
+	// compared with the published one of its version, nil when that
+	// version is not published (or without --published).
+	published *PublishedVersion
 }
 
 // passState is shared by the copies of a pass that each rule receives.
@@ -637,7 +647,7 @@ func Sort(fs []Finding) {
 // Only I/O failures are errors; content problems are left for the rules.
 func newPass(ch *catalog.Chart, cat *catalog.Catalog, opt Options, env catalogEnv, rs *runState, reg *region.Region) (*Pass, error) {
 	p := &Pass{Chart: ch, Catalog: cat, Region: reg, Model: env.model, state: &passState{}, run: rs, sources: rs.sources}
-	p.published, p.pkg = opt.Published, opt.Packages[ch]
+	p.published = opt.Published[ch]
 	p.ExtKey, p.Platform = env.ExtKey, env.Platform
 	// Forms are computed for a typical user: with what every deployment's
 	// context holds, and nothing a deployment may leave out.

@@ -87,6 +87,13 @@ func (b *Build) Run(ctx context.Context) (*builder.Result, error) {
 	_, warns := res.Lint.Count()
 	fmt.Fprintf(b.Stdout, "built %d chart(s) into %s: %d packaged, %d unchanged, %d carried from the published index, %d lint warning(s)\n",
 		res.Charts, opt.Out, res.Packaged, res.Reused, res.Carried, warns)
+	if len(res.Same) > 0 {
+		var kept []string
+		for _, cv := range res.Same {
+			kept = append(kept, cv.Name+" "+cv.Version)
+		}
+		fmt.Fprintf(b.Stdout, "kept %d published version(s) as published, their content the same as the sources': %s\n", len(kept), strings.Join(kept, ", "))
+	}
 	if run != nil {
 		rb := workflow.Build{Out: opt.Out, Charts: res.Charts, Packaged: res.Packaged, Reused: res.Reused, Carried: res.Carried,
 			Took: time.Since(begin), Lint: res.Lint}

@@ -89,11 +89,11 @@ func listsFile(files []string, p string) bool {
 	return slices.Contains(files, abs)
 }
 
-// addPublished gives opt what rule version-bump compares: the published
-// index's digests, and those of the linted charts' packages as a build
-// makes them.
+// addPublished gives opt what rule version-bump reports: the linted
+// charts' packages, as a build makes them, compared with the published
+// packages of their versions.
 func (l *Lint) addPublished(ctx context.Context, cats []*catalog.Catalog, opt *lint.Options) error {
-	published, packages, found, err := builder.ComparePublished(ctx, cats, l.Published, builder.Options{})
+	compared, found, err := builder.ComparePublished(ctx, cats, l.Published, builder.Options{CacheDir: l.CacheDir})
 	var le *builder.ErrLint
 	if errors.As(err, &le) {
 		// A chart with links leading out of its catalog is not packaged:
@@ -106,6 +106,6 @@ func (l *Lint) addPublished(ctx context.Context, cats []*catalog.Catalog, opt *l
 	if !found {
 		fmt.Fprintf(l.Stderr, "catalogist: nothing is published at %s yet: no version to compare\n", chartrepo.Redact(l.Published))
 	}
-	opt.Published, opt.Packages = published, packages
+	opt.Published = compared
 	return nil
 }

@@ -73,7 +73,7 @@ func TestLintChangedAndPublished(t *testing.T) {
 			bumps[f.Chart] = f.Message
 		}
 	}
-	if r.code != 1 || report.Charts != 2 || len(bumps) != 2 || !strings.Contains(bumps["app"], "version 2.0.0 of app is already published with other content") {
+	if r.code != 1 || report.Charts != 2 || len(bumps) != 2 || !strings.Contains(bumps["app"], "version 2.0.0 of app is already published (file://"+filepath.ToSlash(published)+"/app-2.0.0.tgz) with other content: charts/lib/templates/_lib.tpl differs") {
 		t.Errorf("lib changed: exit %d, %d charts linted (want lib and app), version-bump %v\n%s", r.code, report.Charts, bumps, r.stderr)
 	}
 

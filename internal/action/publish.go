@@ -117,6 +117,9 @@ type publication struct {
 	// opt is the build, made merges the packages it made.
 	opt  builder.Options
 	made []madeVersion
+	// kept are the versions the build kept as published, their content
+	// the same as the sources' (file unset): not released.
+	kept []madeVersion
 	// branch and snap are the pages branch and what was fetched of it,
 	// nil without PagesBranch.
 	branch *pagesbranch.Branch
@@ -133,8 +136,14 @@ func (p *publication) run(ctx context.Context) error {
 	if err := p.mergeSource(ctx); err != nil {
 		return err
 	}
-	if _, err := (&Build{Options: p.opt, Verbose: p.Verbose, Stdout: p.Stdout, Stderr: p.Stderr}).Run(ctx); err != nil {
+	res, err := (&Build{Options: p.opt, Verbose: p.Verbose, Stdout: p.Stdout, Stderr: p.Stderr}).Run(ctx)
+	if err != nil {
 		return err
+	}
+	// A version kept as published, chart-releaser's say, is released
+	// already, or published with the site: its release is left as it is.
+	for _, cv := range res.Same {
+		p.kept = append(p.kept, madeVersion{name: cv.Name, version: cv.Version})
 	}
 	outs, err := p.release(ctx)
 	if err != nil {
@@ -248,7 +257,10 @@ func (p *publication) missingIndex(ctx context.Context, what string) error {
 
 // release makes a release for each chart version built.
 func (p *publication) release(ctx context.Context) ([]release.Outcome, error) {
-	charts, err := releasable(p.opt.Out, p.cat, p.made)
+	made := slices.DeleteFunc(slices.Clone(p.made), func(m madeVersion) bool {
+		return slices.ContainsFunc(p.kept, func(k madeVersion) bool { return k.name == m.name && k.version == m.version })
+	})
+	charts, err := releasable(p.opt.Out, p.cat, made)
 	if err != nil {
 		return nil, Usage(err)
 	}

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -9,10 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	repo "helm.sh/helm/v4/pkg/repo/v1"
+
 	"github.com/catalogist/catalogist/builder"
+	"github.com/catalogist/catalogist/internal/output/repoindex"
 	"github.com/catalogist/catalogist/internal/testkit/filetree"
 	"github.com/catalogist/catalogist/internal/testkit/githubtest"
 	"github.com/catalogist/catalogist/internal/testkit/syncbuf"
+	"github.com/catalogist/catalogist/internal/testkit/tooltest"
 )
 
 // publishRun publishes the ide example to releases on a GitHub served on
@@ -141,5 +146,99 @@ func TestPublishFirstFromReleases(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) || len(gh.Releases()) != 1 {
 		t.Errorf("something was built or released: %v, %d releases", err, len(gh.Releases()))
+	}
+}
+
+// A repository chart-releaser published, with Helm 3 or Helm 4, is taken
+// over as it is: publish keeps every published version whose content the
+// sources still make, with its URL, digest and creation date, and
+// releases nothing again; a bumped chart is released alone; a chart
+// changed without a bump is refused, naming the file, before anything is
+// released.
+func TestPublishTakesOverChartReleaser(t *testing.T) {
+	const token = "ghs_takeoverTESTtoken4"
+	t.Setenv("GITHUB_ACTIONS", "")
+	for _, major := range []int{3, 4} {
+		t.Run(fmt.Sprintf("helm%d", major), func(t *testing.T) {
+			gh := githubtest.Serve(t, "o", "r", token)
+			cat := filepath.Join(t.TempDir(), "ide")
+			filetree.Copy(t, "../../examples/ide", cat)
+			index := filepath.Join(t.TempDir(), "pages", "index.yaml")
+			tooltest.NewHelm(t, major).ChartRelease(t, cat, index,
+				func(tag string) string { return gh.URL + "/o/r/releases/download/" + tag },
+				func(tag, file string, data []byte) { gh.AddRelease(tag, map[string][]byte{file: data}) })
+			published, err := repoindex.Load(index)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := func() (*repo.IndexFile, string, error) {
+				var log syncbuf.Buffer
+				out := filepath.Join(t.TempDir(), "site")
+				p := &Publish{
+					Build: builder.Options{Catalog: cat, Out: out, Merge: filepath.Dir(index), CacheDir: t.TempDir()},
+					Repo:  "o/r", Token: token, APIURL: gh.URL, Stdout: &log, Stderr: &log,
+				}
+				err := p.Run(t.Context())
+				idx, _ := repoindex.Load(filepath.Join(out, "index.yaml"))
+				return idx, log.String(), err
+			}
+
+			idx, log, err := run()
+			if err != nil {
+				t.Fatalf("%v\n%s", err, log)
+			}
+			for name, cvs := range published.Entries {
+				got, err := idx.Get(name, cvs[0].Version)
+				if err != nil || got.URLs[0] != cvs[0].URLs[0] || got.Digest != cvs[0].Digest || !got.Created.Equal(cvs[0].Created) {
+					t.Errorf("%s %s: published %v %s %v, now %+v (%v)", name, cvs[0].Version, cvs[0].URLs, cvs[0].Digest, cvs[0].Created, got, err)
+				}
+			}
+			for _, r := range gh.Requests() {
+				if !strings.HasPrefix(r, "GET /o/r/releases/download/") {
+					t.Errorf("request %s: only the published packages are fetched, to compare", r)
+				}
+			}
+			if len(gh.Releases()) != 2 || !strings.Contains(log, "kept 2 published version(s) as published") || !strings.Contains(log, "published 0 chart version(s)") {
+				t.Errorf("%d releases, printed:\n%s", len(gh.Releases()), log)
+			}
+
+			// A new version is released, alone.
+			replaceIn(t, filepath.Join(cat, "charts", "vscode-python", "Chart.yaml"), "\nversion: 1.2.0\n", "\nversion: 9.9.9\n")
+			idx, log, err = run()
+			if err != nil {
+				t.Fatalf("%v\n%s", err, log)
+			}
+			rels := gh.Releases()
+			if len(rels) != 3 || rels[2].Tag != "vscode-python-9.9.9" || !strings.Contains(log, "published 1 chart version(s) in o/r: 1 released") {
+				t.Errorf("releases %+v, printed:\n%s", rels, log)
+			}
+			if _, err := idx.Get("vscode-python", "9.9.9"); err != nil || len(idx.Entries["vscode-python"]) != 2 {
+				t.Errorf("index: %v %v", idx.Entries["vscode-python"], err)
+			}
+
+			// A change without a bump is refused, naming the file.
+			gh.Requests()
+			filetree.Write(t, cat, map[string]string{"charts/jupyter-pytorch-gpu/templates/NOTES.txt": "Changed.\n"})
+			_, log, err = run()
+			if ExitCode(err) != ExitRefused || !strings.Contains(err.Error(), "templates/NOTES.txt differs") || !strings.Contains(err.Error(), gh.URL+"/o/r/releases/download/jupyter-pytorch-gpu-") {
+				t.Errorf("exit %d (%v)\n%s", ExitCode(err), err, log)
+			}
+			for _, r := range gh.Requests() {
+				if !strings.HasPrefix(r, "GET ") {
+					t.Errorf("a refused publication sent %s", r)
+				}
+			}
+		})
+	}
+}
+
+func replaceIn(t *testing.T, path, old, new string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(data), old) {
+		t.Fatalf("%s does not hold %q: %v", path, old, err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

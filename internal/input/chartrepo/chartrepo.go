@@ -263,6 +263,29 @@ func (c *Client) Cache(ctx context.Context, src, dst, digest string) error {
 	return c.download(ctx, src, dst, digest, 0o600, 0o700)
 }
 
+// CachedPackage returns the path of a package in the cache directory dir,
+// where packages are named by their digest: a version republished with
+// other content is another file. It is fetched from src as Cache fetches
+// it unless dir holds it already, verified again as it is found there.
+func (c *Client) CachedPackage(ctx context.Context, src, digest, dir string) (string, error) {
+	want := NormalDigest(digest)
+	if want == "" {
+		return "", fmt.Errorf("%s: the index gives no digest to verify it against", Redact(src))
+	}
+	// The index's text names a file: only a sha256 may.
+	if b, err := hex.DecodeString(want); err != nil || len(b) != sha256.Size {
+		return "", fmt.Errorf("%s: the index's digest %q is not a sha256", Redact(src), digest)
+	}
+	p := filepath.Join(dir, want+".tgz")
+	if FileDigest(p) == want {
+		return p, nil
+	}
+	if err := c.Cache(ctx, src, p, want); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
 // download streams src into a temporary file beside dst, hashing it on the
 // way, so that memory stays flat whatever the size.
 func (c *Client) download(ctx context.Context, src, dst, digest string, mode, dirMode os.FileMode) (err error) {

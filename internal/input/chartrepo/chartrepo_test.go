@@ -377,3 +377,45 @@ func TestCacheIsPrivate(t *testing.T) {
 		t.Errorf("published file: mode %v, want 0644", info.Mode().Perm())
 	}
 }
+
+// CachedPackage fetches a package once into a file named by its digest,
+// verified, and then reads it from there, verified again: a cached file
+// changed since is fetched anew. A digest that is not a sha256 never names
+// a file.
+func TestCachedPackage(t *testing.T) {
+	data := []byte("package bytes")
+	sum := sha256.Sum256(data)
+	digest := hex.EncodeToString(sum[:])
+	var hits int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits++
+		w.Write(data)
+	}))
+	defer srv.Close()
+	dir := filepath.Join(t.TempDir(), "packages")
+	c := plainClient(t)
+	for range 2 {
+		p, err := c.CachedPackage(t.Context(), srv.URL+"/a-1.0.0.tgz", "sha256:"+strings.ToUpper(digest), dir)
+		if err != nil || p != filepath.Join(dir, digest+".tgz") || FileDigest(p) != digest {
+			t.Fatalf("CachedPackage = %s, %v", p, err)
+		}
+	}
+	if hits != 1 {
+		t.Errorf("fetched %d times, want once", hits)
+	}
+	if err := os.WriteFile(filepath.Join(dir, digest+".tgz"), []byte("changed"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := c.CachedPackage(t.Context(), srv.URL+"/a-1.0.0.tgz", digest, dir); err != nil || FileDigest(p) != digest || hits != 2 {
+		t.Errorf("a changed cache file: %s, %v, %d fetches", p, err, hits)
+	}
+	for _, bad := range []string{"../../etc/passwd", strings.Repeat("0", 63), ""} {
+		if _, err := c.CachedPackage(t.Context(), srv.URL+"/a-1.0.0.tgz", bad, dir); err == nil {
+			t.Errorf("digest %q: no error", bad)
+		}
+	}
+	var de *DigestError
+	if _, err := c.CachedPackage(t.Context(), srv.URL+"/a-1.0.0.tgz", strings.Repeat("ab", 32), dir); !errors.As(err, &de) {
+		t.Errorf("a package of another digest: %v", err)
+	}
+}

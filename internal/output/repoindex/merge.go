@@ -11,19 +11,34 @@ import (
 
 	chart "helm.sh/helm/v4/pkg/chart/v2"
 	repo "helm.sh/helm/v4/pkg/repo/v1"
+
+	"github.com/catalogist/catalogist/internal/base/secret"
 )
 
-// ConflictError is a version already published with a different digest:
-// a published package must never change under the same version.
+// ConflictError is a version already published with other content: a
+// published package must never change under the same version.
 type ConflictError struct {
 	Chart, Version   string
 	Published, Built string // digests, as found in the indexes
+	// File is the first file the packages differ by, when their contents
+	// were compared; URL is the published package's, redacted.
+	File, URL string
 }
 
 func (e *ConflictError) Error() string {
+	if e.File != "" {
+		return fmt.Sprintf("chart %q version %s is already published (%s) with other content: %s differs from the sources'; bump the chart version in Chart.yaml instead of changing a published one",
+			e.Chart, e.Version, e.URL, e.File)
+	}
 	return fmt.Sprintf("chart %q version %s is already published with digest %s but the build produced %s; bump the chart version instead of changing a published one",
 		e.Chart, e.Version, showDigest(e.Published), showDigest(e.Built))
 }
+
+// Compared holds, by chart name and version, what comparing the contents
+// of a built package and of the published one of the same version, whose
+// digests differ, found: the first file they differ by, "" when they hold
+// the same chart.
+type Compared map[string]map[string]string
 
 func showDigest(d string) string {
 	if d == "" {
@@ -102,6 +117,11 @@ type Report struct {
 	Added   int                  // versions only in the build
 	Carried []*repo.ChartVersion // published-only versions kept in the result (the builder must make their relative URLs resolve)
 	Pruned  []*repo.ChartVersion // published-only versions dropped because prune was set
+	// Same are the versions in both whose packages differ by digest but
+	// hold the same content: the published entry is kept as it is, URL
+	// included (the builder must make a relative one resolve). They are
+	// counted in Kept.
+	Same []*repo.ChartVersion
 }
 
 // Merge returns a new index containing every version of built. A version
@@ -123,6 +143,15 @@ type Report struct {
 // exact version string; a version built twice is an error, and a version
 // published twice a *DuplicateError (ReadPublished names its lines).
 func Merge(built, published *repo.IndexFile, prune bool) (*repo.IndexFile, *Report, error) {
+	return MergeCompared(built, published, prune, nil)
+}
+
+// MergeCompared merges as Merge does, but a version whose digests differ
+// is judged by what compared says of its contents: the same, and the
+// published entry is kept whole (Report.Same); a file differing, and the
+// *ConflictError names it. A version compared does not list is a conflict
+// of digests.
+func MergeCompared(built, published *repo.IndexFile, prune bool, compared Compared) (*repo.IndexFile, *Report, error) {
 	built, published = orEmpty(built), orEmpty(published)
 	if err := checkUnique(published, "", nil); err != nil {
 		return nil, nil, err
@@ -138,7 +167,7 @@ func Merge(built, published *repo.IndexFile, prune bool) (*repo.IndexFile, *Repo
 	r := &Report{}
 	var conflicts []error
 	for _, name := range sortedNames(built.Entries) {
-		cvs, errs, err := mergeChart(name, built.Entries[name], pub[name], r)
+		cvs, errs, err := mergeChart(name, built.Entries[name], pub[name], compared[name], r)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -191,7 +220,7 @@ func byVersion(idx *repo.IndexFile) map[string]map[string]*repo.ChartVersion {
 
 // mergeChart merges the built versions of one chart with the published
 // ones, returning the conflicts in version order.
-func mergeChart(name string, built repo.ChartVersions, pub map[string]*repo.ChartVersion, r *Report) (repo.ChartVersions, []error, error) {
+func mergeChart(name string, built repo.ChartVersions, pub map[string]*repo.ChartVersion, compared map[string]string, r *Report) (repo.ChartVersions, []error, error) {
 	sorted := slices.Clone(built)
 	sortVersions(sorted)
 	out := make(repo.ChartVersions, 0, len(sorted)+len(pub))
@@ -208,7 +237,17 @@ func mergeChart(name string, built repo.ChartVersions, pub map[string]*repo.Char
 		c := cloneVersion(cv)
 		if p := pub[cv.Version]; p != nil {
 			if p.Digest != "" && normalDigest(p.Digest) != normalDigest(cv.Digest) {
-				conflicts = append(conflicts, &ConflictError{Chart: name, Version: cv.Version, Published: p.Digest, Built: cv.Digest})
+				file, ok := compared[cv.Version]
+				if !ok || file != "" {
+					conflicts = append(conflicts, &ConflictError{Chart: name, Version: cv.Version, Published: p.Digest, Built: cv.Digest, File: file, URL: publishedURL(p)})
+					continue
+				}
+				// The same chart, packaged by another tool: what is
+				// published stays as it is.
+				c = cloneVersion(p)
+				r.Same = append(r.Same, c)
+				r.Kept++
+				out = append(out, c)
 				continue
 			}
 			// A published index without a digest (Helm 2 era) cannot
@@ -224,6 +263,14 @@ func mergeChart(name string, built repo.ChartVersions, pub map[string]*repo.Char
 		out = append(out, c)
 	}
 	return out, conflicts, nil
+}
+
+// publishedURL is the first URL of a published version, redacted.
+func publishedURL(cv *repo.ChartVersion) string {
+	if len(cv.URLs) == 0 {
+		return "no URL"
+	}
+	return secret.RedactURL(cv.URLs[0])
 }
 
 // carry adds to out, or reports as pruned, the published versions built

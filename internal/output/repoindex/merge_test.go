@@ -270,3 +270,58 @@ func TestMergeRefusesBrokenBuilds(t *testing.T) {
 		t.Errorf("Merge(nil, nil) = %v, %v", got, err)
 	}
 }
+
+// A version whose packages differ by digest but hold the same content
+// keeps its published entry whole: URL, digest, created and metadata; one
+// whose content differs is a conflict naming the file and the published
+// URL, its credentials redacted; one not compared is a conflict of
+// digests.
+func TestMergeCompared(t *testing.T) {
+	built := index(version("a", "1.0.0", "ours", day3), version("b", "1.0.0", "ours-b", day3), version("c", "1.0.0", "ours-c", day3), version("d", "2.0.0", "new", day3))
+	built.Entries["a"][0].URLs = []string{"https://github.com/o/r/releases/download/a-1.0.0/a-1.0.0.tgz"}
+	pub := index(version("a", "1.0.0", "theirs", day1), version("b", "1.0.0", "theirs-b", day1), version("c", "1.0.0", "theirs-c", day1), version("d", "1.0.0", "old", day1))
+	pub.Entries["a"][0].URLs = []string{"https://github.com/o/r/releases/download/a-1.0.0/a-1.0.0.tgz?x=1"}
+	pub.Entries["a"][0].Description = "as published"
+	pub.Entries["b"][0].URLs = []string{"https://user:pw@example.org/b-1.0.0.tgz"}
+	compared := Compared{"a": {"1.0.0": ""}, "b": {"1.0.0": "templates/cm.yaml"}}
+
+	_, _, err := MergeCompared(built, pub, false, compared)
+	var errs []*ConflictError
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var ce *ConflictError
+		if !errors.As(e, &ce) {
+			t.Fatalf("%v is not a conflict", e)
+		}
+		errs = append(errs, ce)
+	}
+	if len(errs) != 2 || errs[0].Chart != "b" || errs[0].File != "templates/cm.yaml" || errs[1].Chart != "c" || errs[1].File != "" {
+		t.Fatalf("conflicts %+v, want b by a file and c by digest", errs)
+	}
+	msg := errs[0].Error()
+	for _, want := range []string{`chart "b" version 1.0.0`, "(https://example.org/b-1.0.0.tgz)", "templates/cm.yaml differs", "bump the chart version"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("%q does not say %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "pw") {
+		t.Errorf("%q shows the URL's password", msg)
+	}
+
+	delete(built.Entries, "b")
+	delete(built.Entries, "c")
+	got, r, err := MergeCompared(built, pub, false, compared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv, err := got.Get("a", "1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := pub.Entries["a"][0]
+	if !reflect.DeepEqual(cv, want) || cv == want {
+		t.Errorf("a 1.0.0 = %+v, want a copy of the published entry %+v", cv, want)
+	}
+	if r.Kept != 1 || r.Added != 1 || len(r.Same) != 1 || r.Same[0] != cv {
+		t.Errorf("report %+v, want a kept as the same content, d added", r)
+	}
+}

@@ -189,13 +189,9 @@ func (r *Resolver) Resolve(ctx context.Context, src *Source, want string) (*Reso
 	if digest == "" {
 		return nil, fmt.Errorf("%s: %s %s has no digest, so its package cannot be verified; ask the catalog's maintainers to publish one", ix.URL, cv.Name, cv.Version)
 	}
-	// Packages are cached by digest: a version republished with other
-	// content is a different file.
-	p := filepath.Join(dir, "packages", digest+".tgz")
-	if chartrepo.FileDigest(p) != digest {
-		if err := c.Cache(ctx, pkgURL, p, cv.Digest); err != nil {
-			return nil, fmt.Errorf("downloading %s %s from %s: %w", cv.Name, cv.Version, ix.URL, err)
-		}
+	p, err := c.CachedPackage(ctx, pkgURL, cv.Digest, filepath.Join(dir, "packages"))
+	if err != nil {
+		return nil, fmt.Errorf("downloading %s %s from %s: %w", cv.Name, cv.Version, ix.URL, err)
 	}
 	ch, err := loadVerified(p, digest)
 	if err != nil {

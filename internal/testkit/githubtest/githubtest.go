@@ -1,6 +1,8 @@
 // Package githubtest serves on loopback, for tests, the part of GitHub's
 // REST API that publishing releases uses: a release by tag, creating a
-// release, uploading, listing, deleting and downloading its assets. It keeps
+// release, uploading, listing, deleting and downloading its assets, and the
+// assets' download URLs, which a public repository serves without a token
+// (/OWNER/REPO/releases/download/TAG/NAME under its URL). It keeps
 // the releases and assets it is sent, computes their digests as GitHub
 // does, records every request, and fails the test on any request outside
 // those endpoints or without the token.
@@ -181,6 +183,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.storage(w, r, id)
 		return
 	}
+	if rest, ok := strings.CutPrefix(r.URL.Path, "/"+s.Owner+"/"+s.Repo+"/releases/download/"); ok && r.Method == http.MethodGet {
+		s.download(w, r, rest)
+		return
+	}
 	if got := r.Header.Get("Authorization"); got != "Bearer "+s.Token {
 		s.t.Errorf("%s: authorization %q, want the token", rec, got)
 		s.answer(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials"})
@@ -346,6 +352,27 @@ func (s *Server) storage(w http.ResponseWriter, r *http.Request, id string) {
 	for _, rel := range s.rels {
 		for _, a := range rel.Assets {
 			if strconv.FormatInt(a.ID, 10) == id {
+				w.Header().Set("Content-Type", "application/octet-stream")
+				w.Write(a.Data)
+				return
+			}
+		}
+	}
+	http.NotFound(w, r)
+}
+
+// download serves an asset at its browser download URL, as github.com
+// serves a public repository's, without a token: the one an index lists.
+func (s *Server) download(w http.ResponseWriter, r *http.Request, rest string) {
+	if r.Header.Get("Authorization") != "" {
+		s.t.Errorf("the token was sent with the download of %s, which needs none", rest)
+	}
+	tag, name, _ := strings.Cut(rest, "/")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rel := s.byTag(tag); rel != nil {
+		for _, a := range rel.Assets {
+			if a.Name == name && a.State == "uploaded" {
 				w.Header().Set("Content-Type", "application/octet-stream")
 				w.Write(a.Data)
 				return

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/catalogist/catalogist/internal/testkit/filetree"
 )
 
 // Tool returns the path of the tool whose location is in the environment
@@ -81,4 +83,54 @@ func (h *Helm) Try(args ...string) (stdout, stderr string, err error) {
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err = cmd.Run()
 	return o.String(), e.String(), err
+}
+
+// ChartRelease publishes the charts of a catalog (charts/*) as
+// chart-releaser does, with this Helm: on a copy of the catalog, each
+// chart's dependencies are built and the chart packaged by `helm package`;
+// upload is given each package, to release as the asset of the release
+// <chart>-<version> (its tag), and `helm repo index --merge` adds it to
+// the index file index at the URL download(tag) gives its directory.
+func (h *Helm) ChartRelease(t testing.TB, catalog, index string, download func(tag string) string, upload func(tag, file string, data []byte)) {
+	t.Helper()
+	work := filepath.Join(t.TempDir(), "work")
+	filetree.Copy(t, catalog, work)
+	charts, err := filepath.Glob(filepath.Join(work, "charts", "*", "Chart.yaml"))
+	if err != nil || len(charts) == 0 {
+		t.Fatalf("no chart in %s: %v", catalog, err)
+	}
+	for _, c := range charts {
+		dir := filepath.Dir(c)
+		if data, _ := os.ReadFile(c); bytes.Contains(data, []byte("dependencies:")) {
+			h.Run(t, "dependency", "build", dir)
+		}
+		tmp := t.TempDir()
+		h.Run(t, "package", dir, "--destination", tmp)
+		pkgs, _ := filepath.Glob(filepath.Join(tmp, "*.tgz"))
+		if len(pkgs) != 1 {
+			t.Fatalf("helm package %s made %v", dir, pkgs)
+		}
+		data, err := os.ReadFile(pkgs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Base(pkgs[0])
+		tag := strings.TrimSuffix(file, ".tgz")
+		upload(tag, file, data)
+		args := []string{"repo", "index", tmp, "--url", download(tag)}
+		if _, err := os.Stat(index); err == nil {
+			args = append(args, "--merge", index)
+		}
+		h.Run(t, args...)
+		data, err = os.ReadFile(filepath.Join(tmp, "index.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(index), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(index, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
