@@ -64,7 +64,7 @@ or written, 3 when the --published index cannot be fetched.`,
 	fl.StringVar(&f.Baseline, "baseline", "", "report only findings not recorded in this baseline file (matched by rule, chart, option and message, not by line)")
 	fl.BoolVar(&f.WriteBaseline, "write-baseline", false, "record the current findings in the --baseline file and exit 0")
 	fl.StringVar(&f.ChangedSince, "changed-since", "", "git ref: lint only the charts whose files differ from it (since the merge base), and the catalog's charts depending on them")
-	fl.StringVar(&f.Published, "published", "", "published index (a URL, a file or a directory): report version-bump for each chart whose package differs from the one published under its version")
+	fl.StringVar(&f.Published, "published", "", "published index (a URL, a file or a directory): report version-bump for each chart whose package holds other content than the one published under its version (other files or bytes; the packaging itself aside)")
 	fl.StringVar(&f.SARIF, "sarif", "", "also write the findings as SARIF 2.1.0 to this file, for code scanning")
 	return cmd
 }

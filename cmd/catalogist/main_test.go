@@ -87,7 +87,14 @@ type result struct {
 
 func catalogist(t *testing.T, env []string, args ...string) result {
 	t.Helper()
+	return catalogistIn(t, "", env, args...)
+}
+
+// catalogistIn runs catalogist in dir ("" for the test's own).
+func catalogistIn(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GITHUB_ACTIONS=", "CI=")
 	cmd.Env = append(cmd.Env, env...)
 	var out, errb bytes.Buffer
