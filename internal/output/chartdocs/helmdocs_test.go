@@ -2,6 +2,7 @@ package chartdocs
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/internal/testkit/tooltest"
 )
 
@@ -217,5 +219,30 @@ func TestHelmDocsTemplateErrors(t *testing.T) {
 				t.Error("a README was written")
 			}
 		})
+	}
+}
+
+// A template leading out of the catalog repository is not read, and no
+// README is written.
+func TestHelmDocsTemplateOutside(t *testing.T) {
+	dir := copyHelmDocs(t)
+	outside := filepath.Join(t.TempDir(), TemplateFile)
+	writeFile(t, outside, "{{ template \"chart.header\" . }}\n")
+	cat, env := discover(t, dir)
+	ch := chartNamed(t, cat, "templated")
+	tmpl := filepath.Join(ch.Dir, TemplateFile)
+	if err := os.Remove(tmpl); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, tmpl); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Sync(cat, ch, env, false)
+	var esc *catalog.EscapeError
+	if !errors.As(err, &esc) {
+		t.Fatalf("a template leading outside the catalog: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(ch.Dir, "README.md")); err == nil {
+		t.Error("a README was written")
 	}
 }
