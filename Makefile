@@ -45,6 +45,11 @@ export CATALOGIST_NODE_MODULES := $(NODE_MODULES)
 PRECOMMIT ?= $(or $(CATALOGIST_PRECOMMIT),$(shell bash scripts/install-tools.sh --print pre-commit))
 export CATALOGIST_PRECOMMIT := $(PRECOMMIT)
 
+# helm-docs, whose READMEs the docs tests compare `catalogist docs` with;
+# installed by `make tools`.
+HELMDOCS ?= $(or $(CATALOGIST_HELMDOCS),$(shell bash scripts/install-tools.sh --print helm-docs))
+export CATALOGIST_HELMDOCS := $(HELMDOCS)
+
 # Steps of `make check`, in order.
 CHECK_STEPS := tools fmt-check vet build test test-js lint-examples fuzz
 

@@ -27,7 +27,7 @@ set -euo pipefail
 TOOLS_DIR="${CATALOGIST_TOOLS:-$HOME/.cache/catalogist-tools}"
 
 # Tools installed when no argument is given.
-ALL_TOOLS=(helm4 helm3 chromium etcd kube-apiserver axe-core pre-commit)
+ALL_TOOLS=(helm4 helm3 chromium etcd kube-apiserver axe-core pre-commit helm-docs)
 
 # Pinned versions.
 HELM4_VERSION="v4.3.1"
@@ -37,6 +37,10 @@ HELM3_VERSION="v3.19.5"
 # k8s.io/kubernetes module pinned in tools/kube-apiserver/go.mod (keep the two
 # in step).
 KUBE_VERSION="v1.37.2"
+# The helm-docs whose READMEs `catalogist docs` writes the same way; the
+# tests run it side by side with ours. It is a test tool only: its licence
+# (GPL-3.0) keeps it out of catalogist's binary.
+HELMDOCS_VERSION="v1.14.2"
 
 # Root of the repository (this script lives in <root>/scripts).
 ROOT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -225,6 +229,45 @@ install_kube-apiserver() {
 			die "$bin does not report version $KUBE_VERSION"
 		kube_has_version "$aggregator" "$KUBE_VERSION" ||
 			die "$aggregator does not report version $KUBE_VERSION"
+	fi
+	printf '%s\n' "$bin"
+}
+
+### helm-docs: the README generator the docs tests compare against #########
+
+path_helm-docs() { printf '%s/helm-docs-%s/helm-docs\n' "$TOOLS_DIR" "$HELMDOCS_VERSION"; }
+
+# helmdocs_has_version BINARY VERSION: true when BINARY runs and reports
+# VERSION (`helm-docs --version` prints "helm-docs version 1.14.2").
+helmdocs_has_version() {
+	local bin=$1 want=$2 got
+	[ -x "$bin" ] || return 1
+	got=$("$bin" --version 2>/dev/null) || return 1
+	[ "${got##* }" = "${want#v}" ]
+}
+
+install_helm-docs() {
+	local bin dest
+	bin=$(path_helm-docs)
+	dest=$(dirname "$bin")
+	if ! helmdocs_has_version "$bin" "$HELMDOCS_VERSION"; then
+		need go
+		mkdir -p "$dest"
+		local tmp
+		tmp=$(mktemp -d "$dest/.build.XXXXXX")
+		log "building helm-docs $HELMDOCS_VERSION (go install)"
+		# helm-docs' release build stamps main.version; go install does
+		# not, so it is stamped here for --version to report it.
+		if ! GOFLAGS= CGO_ENABLED=0 GOBIN="$tmp" go install -trimpath \
+			-ldflags "-s -w -X main.version=${HELMDOCS_VERSION#v}" \
+			"github.com/norwoodj/helm-docs/cmd/helm-docs@$HELMDOCS_VERSION"; then
+			rm -rf "$tmp"
+			die "go install github.com/norwoodj/helm-docs/cmd/helm-docs@$HELMDOCS_VERSION failed"
+		fi
+		mv -f "$tmp/helm-docs" "$bin"
+		rm -rf "$tmp"
+		helmdocs_has_version "$bin" "$HELMDOCS_VERSION" ||
+			die "$bin does not report version $HELMDOCS_VERSION"
 	fi
 	printf '%s\n' "$bin"
 }

@@ -32,8 +32,8 @@ func docsRun(t *testing.T, args ...string) result {
 
 // The examples' READMEs are up to date; a README whose schema changed
 // fails --check, at the line that differs, with the command that fixes it,
-// and passes once docs wrote it. A README without the marker lines is not
-// written, and docs says what to add.
+// and passes once docs wrote it. A README without the marker lines gets
+// the section at its end; one with a README.md.gotmpl is written whole.
 func TestDocs(t *testing.T) {
 	r := docsRun(t, append([]string{"--check"}, examples(t)...)...)
 	if r.code != 0 || !strings.Contains(r.stdout, "6 README(s) up to date") {
@@ -94,17 +94,47 @@ func TestDocs(t *testing.T) {
 		t.Errorf("docs --check on a file of no chart: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
-	// Without the marker lines: exit 2, nothing written, the lines shown;
-	// the other chart is still documented.
+	// Without the marker lines, a template or helm-docs' footer: --check
+	// says the section is missing, docs adds it at the end and says so.
 	filetree.Write(t, chart, map[string]string{"README.md": "# vscode-python\n"})
-	r = docsRun(t, cat)
-	if r.code != 2 || !strings.Contains(r.stderr, readme+": no options section: add these two lines") ||
-		!strings.Contains(r.stderr, "\n  "+chartdocs.Begin+"\n  "+chartdocs.End+"\n") ||
-		!strings.Contains(r.stderr, "1 chart(s) not documented (see above)") {
-		t.Errorf("docs on a README without markers: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	r = docsRun(t, "--check", cat)
+	if r.code != 1 || !strings.Contains(r.stdout, readme+": out of date: the README has no options section; docs would add one at its end\n") {
+		t.Errorf("docs --check on a README without markers: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if got, _ := os.ReadFile(readme); string(got) != "# vscode-python\n" {
-		t.Errorf("a README without markers was written: %q", got)
+		t.Errorf("docs --check wrote a README without markers: %q", got)
+	}
+	r = docsRun(t, cat)
+	if r.code != 0 || !strings.Contains(r.stdout, "added an options section at the end of "+readme+", under ## Options, from line 2: move it, marker lines included, where it belongs\n") {
+		t.Errorf("docs on a README without markers: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got, _ := os.ReadFile(readme); !strings.HasPrefix(string(got), "# vscode-python\n\n## Options\n\n"+chartdocs.Begin+"\n") || !strings.HasSuffix(string(got), "\n"+chartdocs.End+"\n") {
+		t.Errorf("the README without markers became:\n%s", got)
+	}
+	if r = docsRun(t, "--check", cat); r.code != 0 {
+		t.Errorf("docs --check after the section was added: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	// A README.md.gotmpl: the README is written whole, as helm-docs
+	// renders the template, the values section from the schema.
+	filetree.Write(t, chart, map[string]string{"README.md.gotmpl": "{{ template \"chart.header\" . }}\n{{ template \"chart.badgesSection\" . }}\n\n{{ template \"chart.valuesSection\" . }}\n"})
+	r = docsRun(t, cat)
+	if r.code != 0 || !strings.Contains(r.stdout, "wrote "+readme+" from "+filepath.Join(chart, "README.md.gotmpl")+", as helm-docs would but for the values section (from line 3)\n") {
+		t.Errorf("docs on a chart with a template: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got, _ := os.ReadFile(readme); !regexp.MustCompile(`^# vscode-python\n\n!\[Version: [^\n]+\n\n## Values\n\n` + regexp.QuoteMeta(chartdocs.Begin) + `\n`).Match(got) {
+		t.Errorf("the README written from the template:\n%s", got)
+	}
+	// A template that fails: exit 2, the template named, nothing written.
+	filetree.Write(t, chart, map[string]string{"README.md.gotmpl": "{{ .Values }}\n"})
+	before, _ = os.ReadFile(readme)
+	r = docsRun(t, cat)
+	if r.code != 2 || !strings.Contains(r.stderr, filepath.Join(chart, "README.md.gotmpl")+":1:3: executing") ||
+		!strings.Contains(r.stderr, "1 chart(s) not documented (see above)") {
+		t.Errorf("docs on a failing template: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got, _ := os.ReadFile(readme); !bytes.Equal(got, before) {
+		t.Error("a failing template wrote the README")
 	}
 
 	for _, tc := range []struct {

@@ -13,7 +13,8 @@ import (
 	"github.com/catalogist/catalogist/internal/output/chartdocs"
 )
 
-// Docs writes the options section of each chart's README from its schema.
+// Docs writes the options section of each chart's README from its schema,
+// and READMEs that helm-docs writes whole, as helm-docs would.
 type Docs struct {
 	// Paths are catalog or chart directories, or the files a commit hook
 	// names; "." when empty.
@@ -113,16 +114,42 @@ func (d *Docs) sync(cats []*catalog.Catalog, ov schema.Overrides) docsCount {
 			switch res.Status {
 			case chartdocs.Written:
 				n.written++
-				fmt.Fprintf(d.Stdout, "wrote %s (from line %d)\n", res.README, res.Line)
+				fmt.Fprintln(d.Stdout, writtenNote(res))
 			case chartdocs.Stale:
 				n.stale++
-				fmt.Fprintf(d.Stdout, "%s:%d: out of date: the options section differs from the chart's schema from this line on\n", res.README, res.Line)
+				fmt.Fprintln(d.Stdout, staleNote(res))
 			case chartdocs.UpToDate:
 				n.current++
 			}
 		}
 	}
 	return n
+}
+
+// writtenNote says how a README was written.
+func writtenNote(res chartdocs.Result) string {
+	switch res.How {
+	case chartdocs.Template:
+		return fmt.Sprintf("wrote %s from %s, as helm-docs would but for the values section (from line %d)", res.README, res.Template, res.Line)
+	case chartdocs.HelmDocsDefault:
+		return fmt.Sprintf("wrote %s from helm-docs' default template, as its footer says helm-docs wrote it, but for the values section (from line %d)", res.README, res.Line)
+	case chartdocs.Appended:
+		return fmt.Sprintf("added an options section at the end of %s, under ## Options, from line %d: move it, marker lines included, where it belongs", res.README, res.Line)
+	}
+	return fmt.Sprintf("wrote %s (from line %d)", res.README, res.Line)
+}
+
+// staleNote says how a README is out of date.
+func staleNote(res chartdocs.Result) string {
+	switch res.How {
+	case chartdocs.Template:
+		return fmt.Sprintf("%s:%d: out of date: the README differs from what %s and the chart's schema make of it from this line on", res.README, res.Line, res.Template)
+	case chartdocs.HelmDocsDefault:
+		return fmt.Sprintf("%s:%d: out of date: the README differs from what helm-docs' default template and the chart's schema make of it from this line on", res.README, res.Line)
+	case chartdocs.Appended:
+		return fmt.Sprintf("%s: out of date: the README has no options section; docs would add one at its end", res.README)
+	}
+	return fmt.Sprintf("%s:%d: out of date: the options section differs from the chart's schema from this line on", res.README, res.Line)
 }
 
 // docsCatalogs discovers the catalogs and charts that paths name, as lint

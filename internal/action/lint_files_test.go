@@ -213,12 +213,15 @@ func TestPreCommitHookFiles(t *testing.T) {
 	// The docs hook: a chart's README and what its section is written
 	// from, never a README outside a chart, which belongs to no chart.
 	docs := regexp.MustCompile(hooks[1].Files)
-	for _, p := range []string{"charts/jupyter/values.schema.json", "charts/jupyter/values.yaml", "charts/jupyter/README.md", "ide/charts/jupyter/README.md", "catalog.yaml"} {
+	for _, p := range []string{
+		"charts/jupyter/values.schema.json", "charts/jupyter/values.yaml", "charts/jupyter/README.md", "ide/charts/jupyter/README.md", "catalog.yaml",
+		"charts/jupyter/Chart.yaml", "charts/jupyter/requirements.yaml", "charts/jupyter/README.md.gotmpl",
+	} {
 		if !docs.MatchString(p) {
 			t.Errorf("the docs hook does not pass %s", p)
 		}
 	}
-	for _, p := range []string{"README.md", "ide/README.md", "charts/jupyter/templates/deployment.yaml", "region.yaml"} {
+	for _, p := range []string{"README.md", "ide/README.md", "README.md.gotmpl", "charts/jupyter/templates/deployment.yaml", "region.yaml", "charts/jupyter/README.md.bak"} {
 		if docs.MatchString(p) {
 			t.Errorf("the docs hook passes %s", p)
 		}

@@ -261,12 +261,37 @@ func TestSync(t *testing.T) {
 	if _, statErr := os.Stat(filepath.Join(empty.Dir, "README.md")); statErr == nil {
 		t.Error("docs created a README")
 	}
-	writeFile(t, readme, "# features\n\nNo section.\n")
-	if _, err = Sync(cat, features, env, false); !errors.Is(err, ErrNoMarkers) || !strings.HasPrefix(err.Error(), readme+": ") {
-		t.Errorf("a README without markers: %v", err)
+	// A README without markers gets the section at its end, under
+	// ## Options; a check only says so.
+	writeFile(t, readme, "# features\n\nNo section.")
+	res, err = Sync(cat, features, env, true)
+	if err != nil || res.Status != Stale || res.How != Appended || res.Line != 3 {
+		t.Errorf("check of a README without markers: %+v, %v", res, err)
 	}
-	if got := readFile(t, readme); got != "# features\n\nNo section.\n" {
-		t.Errorf("a README without markers was written: %q", got)
+	if got := readFile(t, readme); got != "# features\n\nNo section." {
+		t.Errorf("a check wrote the README: %q", got)
+	}
+	if res, err = Sync(cat, features, env, false); err != nil || res.Status != Written || res.How != Appended {
+		t.Errorf("a README without markers: %+v, %v", res, err)
+	}
+	d, err := Load(cat, features, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appended := "# features\n\nNo section.\n\n## Options\n\n" + Begin + "\n" + d.Markdown(3, "\n") + End + "\n"
+	if got := readFile(t, readme); got != appended {
+		t.Errorf("a README without markers became:\n%s\nwant:\n%s", got, appended)
+	}
+	if res, err = Sync(cat, features, env, true); err != nil || res.Status != UpToDate || res.How != Section {
+		t.Errorf("check after the section was added: %+v, %v", res, err)
+	}
+	// One ending inside a code block is refused, and left alone.
+	writeFile(t, readme, "# features\n\n```\ncode")
+	if _, err = Sync(cat, features, env, false); err == nil || !strings.HasPrefix(err.Error(), readme+": ") || !strings.Contains(err.Error(), Begin) {
+		t.Errorf("a README ending in a code block: %v", err)
+	}
+	if got := readFile(t, readme); got != "# features\n\n```\ncode" {
+		t.Errorf("a README ending in a code block was written: %q", got)
 	}
 
 	// A chart without a schema is left alone unless its README has the

@@ -127,6 +127,45 @@ func testPreCommitHook(t *testing.T, hookRepo, rev, preCommitHome string) string
 		t.Fatalf("a schema with its README as the hook wrote it: exit %d, want 0\n%s", code, out)
 	}
 
+	// helm-docs' way: a README.md.gotmpl makes the README helm-docs
+	// renders, badges included, which a Chart.yaml change alone makes
+	// stale; the hook rewrites it and fails the commit, as helm-docs' hook
+	// does.
+	chartDir := filepath.Join(repo, "charts", "vscode-python")
+	tmpl := "{{ template \"chart.header\" . }}\n{{ template \"chart.badgesSection\" . }}\n\n{{ template \"chart.valuesSection\" . }}\n"
+	if err := os.WriteFile(filepath.Join(chartDir, "README.md.gotmpl"), []byte(tmpl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = commit("a README template without its README")
+	if code == 0 || !regexp.MustCompile(`catalogist docs\.+Failed`).MatchString(out) || !strings.Contains(out, "files were modified by this hook") {
+		t.Fatalf("a README template without its README: exit %d, want the README rewritten and the commit refused\n%s", code, out)
+	}
+	if out, code = commit("a README template with its README"); code != 0 {
+		t.Fatalf("a README template with its README: exit %d, want 0\n%s", code, out)
+	}
+	chartYAML := filepath.Join(chartDir, "Chart.yaml")
+	chartData, err := os.ReadFile(chartYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := regexp.MustCompile(`(?m)^version: .*$`)
+	if !version.Match(chartData) {
+		t.Fatalf("%s has no version line", chartYAML)
+	}
+	if err := os.WriteFile(chartYAML, version.ReplaceAll(chartData, []byte("version: 9.9.9")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = commit("a new version without its README")
+	if code == 0 || !regexp.MustCompile(`catalogist docs\.+Failed`).MatchString(out) {
+		t.Fatalf("a Chart.yaml change without its README: exit %d, want the README rewritten and the commit refused\n%s", code, out)
+	}
+	if after, _ := os.ReadFile(readme); !strings.Contains(string(after), "![Version: 9.9.9](https://img.shields.io/badge/Version-9.9.9-informational?style=flat-square)") {
+		t.Fatalf("the hook did not rewrite the README's badge:\n%s", after)
+	}
+	if out, code = commit("a new version with its README"); code != 0 {
+		t.Fatalf("a new version with its README: exit %d, want 0\n%s", code, out)
+	}
+
 	built := builtBy(t, preCommitHome)
 
 	// A region file with a mistake: the commit is refused at its position.

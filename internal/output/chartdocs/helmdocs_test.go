@@ -1,0 +1,248 @@
+package chartdocs
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/testkit/tooltest"
+)
+
+// copyHelmDocs copies the charts helm-docs writes the READMEs of into a
+// temporary directory.
+func copyHelmDocs(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "helmdocs")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "helmdocs"))); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// runHelmDocs runs helm-docs on the charts of a catalog; any warning (how
+// helm-docs reports a template it cannot render) fails the test.
+func runHelmDocs(t *testing.T, dir string) {
+	t.Helper()
+	bin := tooltest.Tool(t, "CATALOGIST_HELMDOCS", "helm-docs")
+	out, err := exec.Command(bin, "--version").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "helm-docs version "+HelmDocsVersion {
+		t.Fatalf("%s --version: %q, %v; want helm-docs %s (run make tools)", bin, out, err, HelmDocsVersion)
+	}
+	cmd := exec.Command(bin, "--chart-search-root", filepath.Join(dir, "charts"), "--log-level", "warning")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("helm-docs: %v\n%s", err, stderr.String())
+	}
+}
+
+// theirValues is helm-docs' values table; ourValues the options section,
+// marker lines included, which takes its place.
+var (
+	theirValues = regexp.MustCompile(`(?m)^\| Key \| Type \| Default \| Description \|\n(\|.*\n?)*`)
+	ourValues   = regexp.MustCompile(`(?s)` + regexp.QuoteMeta(Begin) + `\n.*` + regexp.QuoteMeta(End) + `\n?`)
+)
+
+// outsideValues is a README with its values table or section (at most
+// one, or the test fails) replaced by a placeholder.
+func outsideValues(t *testing.T, name string, readme []byte, values *regexp.Regexp) (string, bool) {
+	t.Helper()
+	n := len(values.FindAllIndex(readme, -1))
+	if n > 1 {
+		t.Fatalf("%s has %d values sections:\n%s", name, n, readme)
+	}
+	return values.ReplaceAllLiteralString(string(readme), "<values>\n"), n == 1
+}
+
+// helm-docs and catalogist docs, each on a copy of the same charts, write
+// the same READMEs but for the values section: from helm-docs' default
+// template (the README's footer says helm-docs wrote it) and from a
+// README.md.gotmpl, which may call any named template, redefine one and
+// use sprig's functions. The probe chart's template writes every named
+// template between brackets, and no values section: its READMEs are the
+// same byte for byte.
+func TestHelmDocsSideBySide(t *testing.T) {
+	theirs, ours := copyHelmDocs(t), copyHelmDocs(t)
+	runHelmDocs(t, theirs)
+	cat, env := discover(t, ours)
+	if len(cat.Charts) != 5 {
+		t.Fatalf("the fixture has %d charts, want 5", len(cat.Charts))
+	}
+	for _, ch := range cat.Charts {
+		t.Run(ch.Name, func(t *testing.T) {
+			res, err := Sync(cat, ch, env, false)
+			if err != nil || res.Status != Written {
+				t.Fatalf("docs: %+v, %v", res, err)
+			}
+			wantHow := HelmDocsDefault
+			if _, err := os.Stat(filepath.Join(ch.Dir, TemplateFile)); err == nil {
+				wantHow = Template
+			}
+			if res.How != wantHow {
+				t.Errorf("written as %v, want %v", res.How, wantHow)
+			}
+			theirREADME, err := os.ReadFile(filepath.Join(theirs, "charts", ch.Name, "README.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ourREADME := []byte(readFile(t, res.README))
+			their, theyHave := outsideValues(t, "helm-docs' README", theirREADME, theirValues)
+			our, weHave := outsideValues(t, "our README", ourREADME, ourValues)
+			hasSchema := ch.SchemaFile != ""
+			if theyHave != hasSchema || weHave != hasSchema {
+				t.Fatalf("values section in helm-docs' README: %v, in ours: %v; the chart has a schema: %v\n%s", theyHave, weHave, hasSchema, ourREADME)
+			}
+			if our != their {
+				t.Errorf("outside the values section, ours differs from helm-docs' from line %d:\n%s\nhelm-docs':\n%s",
+					FirstDifference([]byte(their), []byte(our)), our, their)
+			}
+			if hasSchema {
+				d, err := Load(cat, ch, env)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if section := Begin + "\n" + d.Markdown(3, "\n") + End + "\n"; !strings.Contains(string(ourREADME), "## Values\n\n"+section) {
+					t.Errorf("the values section is not the options at level 3 under ## Values:\n%s", ourREADME)
+				}
+			}
+			if res, err := Sync(cat, ch, env, true); err != nil || res.Status != UpToDate {
+				t.Errorf("check after docs: %+v, %v", res, err)
+			}
+		})
+	}
+}
+
+// A README keeps the helm-docs release its footer names; one written
+// from a template without a README names the release whose output docs
+// matches, and is created with the usual mode.
+func TestHelmDocsFooterVersion(t *testing.T) {
+	dir := copyHelmDocs(t)
+	cat, env := discover(t, dir)
+	full := chartNamed(t, cat, "full")
+	readme := filepath.Join(full.Dir, "README.md")
+	writeFile(t, readme, "old\r\n\r\n----------------------------------------------\r\nAutogenerated from chart metadata using [helm-docs v1.11.0](https://github.com/norwoodj/helm-docs/releases/v1.11.0)\r\n")
+	res, err := Sync(cat, full, env, true)
+	if err != nil || res.Status != Stale || res.How != HelmDocsDefault || res.Line != 1 {
+		t.Fatalf("check: %+v, %v", res, err)
+	}
+	if _, err := Sync(cat, full, env, false); err != nil {
+		t.Fatal(err)
+	}
+	got := readFile(t, readme)
+	if !strings.HasPrefix(got, "# full\n\n") || !strings.HasSuffix(got, "\n\n----------------------------------------------\nAutogenerated from chart metadata using [helm-docs v1.11.0](https://github.com/norwoodj/helm-docs/releases/v1.11.0)\n") {
+		t.Errorf("README:\n%s", got)
+	}
+
+	templated := chartNamed(t, cat, "templated")
+	res, err = Sync(cat, templated, env, false)
+	if err != nil || res.Status != Written || res.How != Template || res.Template != filepath.Join(templated.Dir, TemplateFile) {
+		t.Fatalf("docs: %+v, %v", res, err)
+	}
+	info, err := os.Stat(res.README)
+	if err != nil || info.Mode().Perm() != 0o644 {
+		t.Fatalf("the README created: %v, %v", info, err)
+	}
+	if got := readFile(t, res.README); !strings.Contains(got, "[helm-docs v"+HelmDocsVersion+"](https://github.com/norwoodj/helm-docs/releases/v"+HelmDocsVersion+")\n") {
+		t.Errorf("README:\n%s", got)
+	}
+}
+
+// A README without helm-docs' footer, template or markers is no README
+// helm-docs writes: it gets the options section at its end.
+func TestHelmDocsOnlyWithFooter(t *testing.T) {
+	dir := copyHelmDocs(t)
+	cat, env := discover(t, dir)
+	full := chartNamed(t, cat, "full")
+	readme := filepath.Join(full.Dir, "README.md")
+	writeFile(t, readme, "# full\n\nAutogenerated from chart metadata using [helm-docs v1.11.0](https://github.com/norwoodj/helm-docs/releases/v1.12.0)\n")
+	res, err := Sync(cat, full, env, false)
+	if err != nil || res.How != Appended {
+		t.Fatalf("docs: %+v, %v", res, err)
+	}
+	if got := readFile(t, readme); !strings.HasPrefix(got, "# full\n\nAutogenerated from chart metadata using [helm-docs v1.11.0](https://github.com/norwoodj/helm-docs/releases/v1.12.0)\n\n## Options\n\n"+Begin+"\n") {
+		t.Errorf("README:\n%s", got)
+	}
+}
+
+func TestWrittenByHelmDocs(t *testing.T) {
+	footer := func(a, b string) string {
+		return "Autogenerated from chart metadata using [helm-docs v" + a + "](https://github.com/norwoodj/helm-docs/releases/v" + b + ")"
+	}
+	for _, c := range []struct{ readme, want string }{
+		{"# x\n\n----\n" + footer("1.11.0", "1.11.0") + "\n", "1.11.0"},
+		{footer("1.14.2", "1.14.2"), "1.14.2"},
+		{"# x\r\n" + footer("1.14.2", "1.14.2") + "\r\n", "1.14.2"},
+		{footer("1.11.0", "1.12.0"), ""},
+		{"> " + footer("1.11.0", "1.11.0"), ""},
+		{footer("1.11.0", "1.11.0") + " and more", ""},
+		{footer("1.11.0](x) [y", "1.11.0"), ""},
+		{"# x\n\nNo footer.\n", ""},
+		{footer("1.14.2", "1.14.2") + "\n\nMore text.\n", ""},
+		{footer("1.14.2", "1.14.2") + "\n\n\n", "1.14.2"},
+		{"", ""},
+	} {
+		if got := WrittenByHelmDocs([]byte(c.readme)); got != c.want {
+			t.Errorf("WrittenByHelmDocs(%q) = %q, want %q", c.readme, got, c.want)
+		}
+	}
+}
+
+// A template that fails is an error naming it, with its line, and what to
+// do; nothing is written.
+func TestHelmDocsTemplateErrors(t *testing.T) {
+	for _, c := range []struct{ name, template, want string }{
+		{"syntax", "# x\n{{ template \"chart.header\" . \n", "README.md.gotmpl:2; correct the template there"},
+		{"unknown function", "{{ nosuch . }}", `README.md.gotmpl:1: function "nosuch" not defined`},
+		{"env", `{{ env "HOME" }}`, `README.md.gotmpl:1: function "env" not defined`},
+		{"getHostByName", `{{ getHostByName "example.org" }}`, `function "getHostByName" not defined`},
+		{"values", "{{ range .Values }}{{ .Key }}{{ end }}", "can't evaluate field Values in type *chartdocs.ChartInfo; the values section is written from values.schema.json: call chart.valuesSection or chart.valuesTable"},
+		{"twice", `{{ template "chart.valuesSection" . }}{{ template "chart.valuesTable" . }}`, "README.md.gotmpl writes the values section 2 times"},
+		{"endless", `{{ range until 100000 }}{{ repeat 1000 "x" }}{{ end }}`, "the template writes more than 8 MiB"},
+		{"fail", `{{ fail "no docs" }}`, "README.md.gotmpl:1:3: executing"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := copyHelmDocs(t)
+			cat, env := discover(t, dir)
+			ch := chartNamed(t, cat, "templated")
+			writeFile(t, filepath.Join(ch.Dir, TemplateFile), c.template)
+			_, err := Sync(cat, ch, env, false)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), filepath.Join(ch.Dir, TemplateFile)) {
+				t.Errorf("error %v, want it to name the template and say %q", err, c.want)
+			}
+			if _, err := os.Stat(filepath.Join(ch.Dir, "README.md")); err == nil {
+				t.Error("a README was written")
+			}
+		})
+	}
+}
+
+// A template leading out of the catalog repository is not read, and no
+// README is written.
+func TestHelmDocsTemplateOutside(t *testing.T) {
+	dir := copyHelmDocs(t)
+	outside := filepath.Join(t.TempDir(), TemplateFile)
+	writeFile(t, outside, "{{ template \"chart.header\" . }}\n")
+	cat, env := discover(t, dir)
+	ch := chartNamed(t, cat, "templated")
+	tmpl := filepath.Join(ch.Dir, TemplateFile)
+	if err := os.Remove(tmpl); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, tmpl); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Sync(cat, ch, env, false)
+	var esc *catalog.EscapeError
+	if !errors.As(err, &esc) {
+		t.Fatalf("a template leading outside the catalog: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(ch.Dir, "README.md")); err == nil {
+		t.Error("a README was written")
+	}
+}
