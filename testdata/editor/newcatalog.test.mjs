@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { plant, show } from './diagnostics.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
@@ -101,18 +102,7 @@ function services({ withSettings }) {
   };
 }
 
-function show(diags) {
-  return diags.map((d) => `  ${d.range.start.line + 1}:${d.range.start.character + 1} [${d.severity}] ${d.message}`).join('\n');
-}
 
-// plant replaces the first capture group of re's first match, and returns
-// the new text and the 0-based line of the replacement.
-function plant(text, re, replacement) {
-  const m = new RegExp(re.source, re.flags.replace('d', '') + 'd').exec(text);
-  assert.ok(m, `nothing matches ${re}`);
-  const [from, to] = m.indices[1];
-  return { text: text.slice(0, from) + replacement + text.slice(to), line: text.slice(0, from).split('\n').length - 1 };
-}
 
 async function assertProblemAt(svc, file, p, pattern) {
   const diags = await svc.validate(file, p.text);
