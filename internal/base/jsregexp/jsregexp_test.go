@@ -146,7 +146,7 @@ func TestUnsupported(t *testing.T) {
 func TestDifferences(t *testing.T) {
 	for pattern, want := range map[string][]string{
 		`\A[a-z]+\z`:          {`\A|the letter "A"|the start of the text`, `\z|the letter "z"|the end of the text`},
-		`^[[:alpha:]]+$`:      {`[:alpha:]|the characters of "[:alpha:"`},
+		`^[[:alpha:]]+$`:      {`[:alpha:]|one of the characters of "[:alpha:"`},
 		`^\pL+$`:              {`\pL|the text "pL"|a character of the Unicode class L`},
 		`^\P{Greek}$`:         {`\P{Greek}|the text "P{Greek}"|a character outside the Unicode class Greek`},
 		`^[\p{L}\d]+$`:        {`\p{L}|the characters of "p{L}"|the Unicode class L`},

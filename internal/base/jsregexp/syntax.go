@@ -134,8 +134,9 @@ type Difference struct {
 	// construct as written.
 	Offset int
 	Text   string
-	// JS and Go say what each engine reads it as.
-	JS, Go string
+	// JS and Go say what each engine reads it as; Instead what both read
+	// alike, as JavaScript reads it or as Go does.
+	JS, Go, Instead string
 }
 
 // Differences lists the constructs of a pattern that JavaScript reads
@@ -152,7 +153,7 @@ func Differences(p string) []Difference {
 	}
 	var out []Difference
 	add := func(off int, text, js, goReads string) {
-		out = append(out, Difference{Offset: off, Text: text, JS: js, Go: goReads})
+		out = append(out, Difference{Offset: off, Text: text, JS: js, Go: goReads, Instead: instead(text)})
 	}
 	for i := 0; i < len(p); {
 		switch p[i] {
@@ -213,6 +214,32 @@ func escapeDifference(p string, i int, add func(int, string, string, string)) in
 	return 1 + w
 }
 
+// instead says what to write for a construct so that both engines read
+// it alike.
+func instead(text string) string {
+	switch {
+	case text == `\A`:
+		return "^ for the start of the text"
+	case text == `\z`:
+		return "$ for the end of the text"
+	case text == `\a`:
+		return `\x07 for the bell character, a for the letter`
+	case strings.HasPrefix(text, `\p`), strings.HasPrefix(text, `\P`):
+		return "the characters listed, such as [a-zA-Z] for letters"
+	case strings.HasPrefix(text, `\Q`):
+		return "each special character escaped with a backslash"
+	case strings.HasPrefix(text, `\x{`):
+		return `\uHHHH (four hex digits) for a character`
+	case strings.HasPrefix(text, "[:"):
+		return "the characters listed, such as [a-zA-Z] for [:alpha:]"
+	case text == "[]":
+		return `[\]] for the character "]"`
+	case text == "[^]":
+		return `[\s\S] for any character`
+	}
+	return ""
+}
+
 var (
 	goHexBrace   = regexp.MustCompile(`^\\x\{[0-9A-Fa-f]+\}`)
 	decimalBrace = regexp.MustCompile(`^\{[0-9]+\}$`)
@@ -255,7 +282,7 @@ func classDifferences(p string, i, end int, add func(int, string, string, string
 			j += 2
 		case p[j] == '[':
 			if m := posixClass.FindString(p[j:]); m != "" {
-				add(j, m, fmt.Sprintf("the characters of %q, the first \"]\" closing the class (JavaScript has no POSIX classes)", m[:len(m)-1]), "the POSIX class "+m)
+				add(j, m, fmt.Sprintf("one of the characters of %q (JavaScript has no POSIX classes; its first \"]\" closes the class)", m[:len(m)-1]), "the POSIX class "+m)
 				j += len(m)
 				continue
 			}
