@@ -497,6 +497,9 @@ func (c *computer) mapItems(items *Option, data *scope, list []any) (out []any, 
 	record := c.record
 	c.record = false
 	defer func() { c.record = record }()
+	// An empty list maps to an empty list: the platform sends [], where
+	// null would make Helm delete the key.
+	out = make([]any, 0, len(list))
 	for _, el := range list {
 		m, isObj := el.(map[string]any)
 		if !isObj {
