@@ -121,6 +121,16 @@ func (c *Chart) FormIn(ctx *schema.Context) *schema.Form {
 	})
 }
 
+// Schemaless returns the launcher the platform opens for a chart without a
+// schema (see schema.Schemaless); nil when the chart has one.
+func (c *Chart) Schemaless() *schema.Form {
+	if c.In.Schema != nil {
+		return nil
+	}
+	v, _ := c.FormValues()
+	return schema.Schemaless(c.In.Env, c.In.ValuesFile, v)
+}
+
 // ValuesDoc returns values.yaml parsed with positions, nil when absent;
 // the error says why it does not parse.
 func (c *Chart) ValuesDoc() (*srcpos.Node, error) {
