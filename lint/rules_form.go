@@ -1,26 +1,28 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/catalogist/catalogist/internal/base/jsregexp"
 	"github.com/catalogist/catalogist/internal/input/srcpos"
 	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // formRules check that the platform's form opens and offers choices.
-var formRules = []*Rule{RuleFormOpens, RuleFormHiddenCrash, RuleSchemaRegistry, RuleSelectOptions}
+var formRules = []*Rule{RuleFormOpens, RuleFormHiddenCrash, RulePatternReadings, RuleSchemaRegistry, RuleSelectOptions}
 
 // RuleFormOpens reports what makes the platform's form refuse to open or
 // crash, other than the schema's shape and the sliders.
 var RuleFormOpens = &Rule{
 	Name: "form-opens", Severity: Error, Launchable: true,
-	Doc: "every option gets a value the form accepts (const, context, default, or a valid values.yaml value), render list has options, minItems has default items, and the API can serve the schema",
+	Doc: "every option gets a value the form accepts (const, context, default, or a valid values.yaml value), render list has options, minItems has default items, every pattern the form evaluates is a JavaScript regular expression, and the API can serve the schema",
 	Run: func(p *Pass) {
 		for _, e := range p.Schema().ResolveErrors {
 			p.At(e.Node, "%s", e.Msg)
 		}
-		failures(p, false, schema.FailValue, schema.FailList, schema.FailItems)
+		failures(p, false, schema.FailValue, schema.FailList, schema.FailItems, schema.FailPattern)
 	},
 }
 
@@ -30,7 +32,49 @@ var RuleFormHiddenCrash = &Rule{
 	Name: "form-hidden-crash", Severity: Warning, Launchable: true,
 	Doc: "an option hidden with the computed values does not crash the form when the user makes it visible",
 	Run: func(p *Pass) {
-		failures(p, true, schema.FailValue, schema.FailList, schema.FailItems, schema.FailSlider, schema.FailRange)
+		failures(p, true, schema.FailValue, schema.FailList, schema.FailItems, schema.FailSlider, schema.FailRange, schema.FailPattern)
+	},
+}
+
+// RulePatternReadings reports patterns the form (JavaScript) and Helm (Go)
+// read differently, and those the form cannot evaluate that the form's
+// opening does not reach.
+var RulePatternReadings = &Rule{
+	Name: "pattern-readings", Severity: Warning, Launchable: true,
+	Doc: "a pattern means the same to the form, which evaluates it with JavaScript's RegExp, and to Helm, which validates values with Go's regexp (\\A, \\z, [[:alpha:]], \\pL, \\Q...\\E mean other things to each); a pattern JavaScript refuses crashes the form once a value is checked against it",
+	Run: func(p *Pass) {
+		thrown := map[*srcpos.Node]bool{}
+		for _, f := range p.Form.Failures {
+			if f.Kind == schema.FailPattern {
+				thrown[f.Node] = true
+			}
+		}
+		for _, o := range p.Schema().Options {
+			pattern, n := o.Pattern()
+			if pattern == "" || thrown[n] {
+				continue
+			}
+			var se *jsregexp.SyntaxError
+			var ue *jsregexp.UnsupportedError
+			switch err := o.PatternError(); {
+			case errors.As(err, &se) && o.Type == "string":
+				p.At(n, "the pattern %q of option %q is no JavaScript regular expression (%s); the form checks values with new RegExp(pattern), which throws, so the form crashes as soon as it checks a value of the option: write the pattern as JavaScript reads it, without flags", pattern, o.Path, se.Msg)
+				continue
+			case err != nil && !errors.As(err, &ue):
+				// Not evaluated on values of other types: nothing throws.
+				continue
+			case errors.As(err, &ue):
+				p.At(n, "the pattern %q of option %q is valid JavaScript but beyond what catalogist evaluates (%v), so values are not checked against it here", pattern, o.Path, ue.Err)
+				continue
+			}
+			for _, d := range jsregexp.Differences(pattern) {
+				hint := ""
+				if d.Instead != "" {
+					hint = "; write " + d.Instead + ", which both read alike"
+				}
+				p.At(n, "the pattern %q of option %q means one thing to the form and another to Helm: %s is %s to the form (JavaScript) and %s to Helm (Go), which validates the values at install%s", pattern, o.Path, d.Text, d.JS, d.Go, hint)
+			}
+		}
 	},
 }
 

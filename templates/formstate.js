@@ -214,17 +214,15 @@ function approx(v, why) { return { valid: false, hasApprox: true, approx: v, why
 
 const patterns = new Map();
 
+// patternOf compiles a pattern as the platform's form does: no flags. The
+// model leaves out a pattern the form cannot compile.
 function patternOf(p) {
   if (!patterns.has(p)) {
     let re = null;
     try {
-      re = new RegExp(p, 'u');
+      re = new RegExp(p);
     } catch (e) {
-      try {
-        re = new RegExp(p);
-      } catch (e2) {
-        re = null;
-      }
+      re = null;
     }
     patterns.set(p, re);
   }

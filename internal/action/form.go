@@ -72,7 +72,11 @@ func (f *Form) Run(ctx context.Context) error {
 	if err != nil {
 		return Usage(err)
 	}
-	d := a.Form.Describe()
+	form := a.Form
+	if form == nil {
+		form = a.Schemaless()
+	}
+	d := form.Describe()
 	if !f.ShowSecrets {
 		d = formview.Mask(d, data)
 	}
@@ -178,7 +182,28 @@ func readFormChart(arg string) (*formChart, error) {
 		}
 		return nil, fmt.Errorf("%s is a catalog of %d chart(s); name one chart: %s", arg, len(names), strings.Join(names, ", "))
 	}
+	if p := filepath.Join(arg, "values.schema.json"); !exists(p) {
+		return readSchemaless(arg)
+	}
 	return readChartFiles(filepath.Join(arg, "values.schema.json"))
+}
+
+// readSchemaless reads a chart directory without values.schema.json: the
+// platform opens a launcher with no fields for it, which sends its
+// values.yaml.
+func readSchemaless(dir string) (*formChart, error) {
+	cat, err := catalog.Discover(dir)
+	if err != nil {
+		return nil, err
+	}
+	ch := &formChart{cat: cat}
+	if p := filepath.Join(dir, "values.yaml"); exists(p) {
+		ch.in.ValuesFile = p
+		if ch.in.Values, err = srcpos.ReadFile(p); err != nil {
+			return nil, err
+		}
+	}
+	return ch, nil
 }
 
 // readChartFiles reads a schema file, the values.yaml beside it and the
@@ -214,10 +239,11 @@ func readPackage(path string) (*formChart, error) {
 	// Files inside the archive are named after it, as the archive's own
 	// paths: chart-1.0.0.tgz/chart/values.schema.json.
 	inside := filepath.Join(path, hc.Name())
-	if len(hc.Schema) == 0 {
-		return nil, fmt.Errorf("%s has no values.schema.json, so the platform shows no form for it", path)
-	}
 	ch := &formChart{in: analysis.Input{SchemaFile: filepath.Join(inside, "values.schema.json"), Schema: hc.Schema}}
+	if len(hc.Schema) == 0 {
+		// The platform opens a launcher with no fields.
+		ch.in.SchemaFile, ch.in.Schema = "", nil
+	}
 	for _, f := range hc.Raw {
 		if f.Name == "values.yaml" {
 			ch.in.ValuesFile, ch.in.Values = filepath.Join(inside, "values.yaml"), f.Data

@@ -162,6 +162,10 @@ func FuzzParseYAML(f *testing.F) {
 	addRepoFiles(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		root, err := ParseYAML(data)
+		core, coreErr := ParseYAMLCore(data)
+		if (err == nil) != (coreErr == nil) {
+			t.Fatalf("ParseYAML: %v, ParseYAMLCore: %v: the readings differ in scalars only", err, coreErr)
+		}
 		if err != nil {
 			var de *Error
 			if !errors.As(err, &de) {
@@ -174,5 +178,9 @@ func FuzzParseYAML(f *testing.F) {
 		}
 		checkTree(t, root)
 		_ = root.Value()
+		checkTree(t, core)
+		if _, err := json.Marshal(core.Value()); err != nil {
+			t.Fatalf("the YAML 1.2 reading is no JSON: %v", err)
+		}
 	})
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -20,7 +22,21 @@ const (
 
 // ParseYAML parses the first document of a YAML stream and keeps the position
 // of every key and value. An empty document yields a null node.
-func ParseYAML(data []byte) (*Node, error) {
+func ParseYAML(data []byte) (*Node, error) { return parseYAML(data, false) }
+
+// ParseYAMLCore parses a YAML document as JavaScript's yaml library 2.x
+// reads it by default, the reading of the platform's form: YAML 1.2 with
+// the core schema. A plain scalar is null (~, null, empty), a boolean
+// (true, false in three casings), an integer (decimal, 0o octal, 0x hex,
+// so 0755 is 755) or a float (.5, 1e3, 1.); anything else is a string
+// (0b101, 1_000, yes, 2001-12-14). An explicit tag other than !!str keeps
+// its type only when the text is one of that type (!!float 1 is a
+// string). Merge keys are plain keys ("<<"), and keys that read as numbers,
+// booleans or null are written as JavaScript writes them (0x1F: is "31",
+// ~: is "").
+func ParseYAMLCore(data []byte) (*Node, error) { return parseYAML(data, true) }
+
+func parseYAML(data []byte, core bool) (*Node, error) {
 	if len(data) > MaxBytes {
 		return nil, &Error{Pos: Pos{1, 1}, Msg: fmt.Sprintf("file is %d bytes, more than the %d bytes accepted", len(data), MaxBytes), Limit: true}
 	}
@@ -34,7 +50,7 @@ func ParseYAML(data []byte) (*Node, error) {
 	if root.Kind == 0 {
 		return &Node{Kind: Null, Pos: Pos{1, 1}}, nil
 	}
-	c := &yamlConverter{}
+	c := &yamlConverter{core: core}
 	return c.convert(&root, nil, 0)
 }
 
@@ -59,6 +75,8 @@ func yamlError(err error) error {
 }
 
 type yamlConverter struct {
+	// core reads scalars by the YAML 1.2 core schema (ParseYAMLCore).
+	core    bool
 	aliases int
 	// expanding counts the aliases being expanded; expanded counts the nodes
 	// they produced, which a wide "billion laughs" document multiplies.
@@ -108,6 +126,9 @@ func (c *yamlConverter) convert(y *yaml.Node, parent *Node, depth int) (*Node, e
 	case yaml.MappingNode:
 		return c.convertMapping(y, parent, depth, pos)
 	case yaml.ScalarNode:
+		if c.core {
+			return coreScalar(y, parent, pos), nil
+		}
 		return convertScalar(y, parent, pos)
 	}
 	return nil, &Error{Pos: pos, Msg: "unsupported YAML node"}
@@ -118,7 +139,7 @@ func (c *yamlConverter) convertMapping(y *yaml.Node, parent *Node, depth int, po
 	n := &Node{Kind: Object, Pos: pos, Parent: parent}
 	for i := 0; i+1 < len(y.Content); i += 2 {
 		k, v := y.Content[i], y.Content[i+1]
-		if k.Tag == "!!merge" {
+		if k.Tag == "!!merge" && !c.core {
 			if err := c.merge(n, v, depth); err != nil {
 				return nil, err
 			}
@@ -132,6 +153,9 @@ func (c *yamlConverter) convertMapping(y *yaml.Node, parent *Node, depth int, po
 			return nil, err
 		}
 		val.Key, val.KeyPos = k.Value, Pos{k.Line, k.Column}
+		if c.core {
+			val.Key = coreKey(k)
+		}
 		n.Members = append(n.Members, val)
 	}
 	return n, nil
@@ -200,4 +224,91 @@ func (c *yamlConverter) merge(n *Node, v *yaml.Node, depth int) error {
 		}
 	}
 	return nil
+}
+
+// The YAML 1.2 core schema's scalars, as JavaScript's yaml library tests
+// them.
+var (
+	coreNull  = regexp.MustCompile(`^(?:~|[Nn]ull|NULL)?$`)
+	coreBool  = regexp.MustCompile(`^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$`)
+	coreOct   = regexp.MustCompile(`^0o[0-7]+$`)
+	coreInt   = regexp.MustCompile(`^[-+]?[0-9]+$`)
+	coreHex   = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
+	coreFloat = regexp.MustCompile(`^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$|^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$`)
+)
+
+// coreScalar converts a scalar by the core schema.
+func coreScalar(y *yaml.Node, parent *Node, pos Pos) *Node {
+	n := &Node{Kind: String, Pos: pos, Parent: parent, Text: y.Value}
+	tag := ""
+	switch {
+	case y.Style&yaml.TaggedStyle != 0:
+		tag = y.ShortTag()
+	case y.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		return n
+	}
+	v := y.Value
+	switch {
+	case (tag == "" || tag == "!!null") && coreNull.MatchString(v):
+		n.Kind, n.Text = Null, ""
+	case (tag == "" || tag == "!!bool") && coreBool.MatchString(v):
+		n.Kind, n.Text = Bool, strconv.FormatBool(v[0] == 't' || v[0] == 'T')
+	case (tag == "" || tag == "!!int") && (coreInt.MatchString(v) || coreOct.MatchString(v) || coreHex.MatchString(v)):
+		if text, ok := coreNumber(v); ok {
+			n.Kind, n.Text = Number, text
+		}
+	case (tag == "" || tag == "!!float") && coreFloat.MatchString(v):
+		// .inf, .nan and 1e400 are numbers JSON cannot hold: they stay
+		// strings, as ParseYAML keeps them.
+		f, _ := strconv.ParseFloat(v, 64)
+		if !math.IsInf(f, 0) {
+			n.Kind, n.Text = Number, strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	}
+	return n
+}
+
+// coreNumber is the JSON literal of a core schema integer, read as
+// JavaScript's parseInt reads it (a double); false beyond a double, where
+// parseInt gives Infinity, which JSON cannot hold.
+func coreNumber(v string) (string, bool) {
+	base, digits := 10, v
+	switch {
+	case strings.HasPrefix(v, "0o"):
+		base, digits = 8, v[2:]
+	case strings.HasPrefix(v, "0x"):
+		base, digits = 16, v[2:]
+	}
+	i, ok := new(big.Int).SetString(digits, base)
+	if !ok {
+		return "", false
+	}
+	if i.IsInt64() && i.Int64() > -1<<53 && i.Int64() < 1<<53 {
+		return strconv.FormatInt(i.Int64(), 10), true
+	}
+	f, _ := new(big.Float).SetInt(i).Float64()
+	if math.IsInf(f, 0) {
+		return "", false
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64), true
+}
+
+// coreKey is a mapping key as JavaScript's yaml library writes it into an
+// object: a key that reads as a number, a boolean or null is written as
+// String() writes that value.
+func coreKey(k *yaml.Node) string {
+	kn := coreScalar(k, nil, Pos{})
+	switch kn.Kind {
+	case Null:
+		return ""
+	case Number:
+		f, _ := strconv.ParseFloat(kn.Text, 64)
+		if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+			return strconv.FormatFloat(f, 'f', -1, 64)
+		}
+		return kn.Text
+	case Bool:
+		return kn.Text
+	}
+	return k.Value
 }

@@ -262,3 +262,64 @@ func TestParseYAMLAccepted(t *testing.T) {
 		}
 	}
 }
+
+// TestParseYAMLCore: the YAML 1.2 core reading, as JavaScript's yaml
+// library 2.x gives it (JSON.stringify(YAML.parse(src)) there).
+func TestParseYAMLCore(t *testing.T) {
+	src := `a: 0755
+b: 0b101
+c: 1_000
+d: !!float 1
+f: yes
+g: 0o17
+h: 0x1F
+i: -0x10
+j: +1
+k: 1.
+l: .5
+m: 1e3
+n: !!int 12
+o: !!str 12
+p: ~
+q: Null
+r: 2001-12-14
+s: 12345678901234567890123
+t: !!bool yes
+u: True
+w: !!int 0x1F
+x: !!float 1.5
+y: "0755"
+z: 012
+0755: octkey
+0x1F: hexkey
+~: nullkey
+true: boolkey
+base: &b {z: 1}
+merged:
+  <<: *b
+  w: 2
+`
+	const want = `{"31":"hexkey","755":"octkey","a":755,"b":"0b101","c":"1_000","d":"1","f":"yes","g":15,"h":31,"i":"-0x10","j":1,"k":1,"l":0.5,"m":1000,"n":12,"o":"12","p":null,"q":null,"r":"2001-12-14","s":1.2345678901234568e+22,"t":"yes","u":true,"w":31,"x":1.5,"y":"0755","z":12,"":"nullkey","true":"boolkey","base":{"z":1},"merged":{"<<":{"z":1},"w":2}}`
+	root, err := ParseYAMLCore([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.Marshal(root.Value())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g, w any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("ParseYAMLCore =\n%s\nwant\n%s", got, want)
+	}
+	// Positions are the same as ParseYAML's.
+	if n := root.Get("a"); n.Pos != (Pos{1, 4}) || n.KeyPos != (Pos{1, 1}) {
+		t.Errorf("a at %v (key %v)", n.Pos, n.KeyPos)
+	}
+}

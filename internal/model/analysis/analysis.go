@@ -54,6 +54,7 @@ type Chart struct {
 	Form *schema.Form
 
 	valuesOnce    sync.Once
+	formOnce      sync.Once
 	valuesDoc     *srcpos.Node
 	valuesDocErr  error
 	formValues    map[string]any
@@ -120,6 +121,16 @@ func (c *Chart) FormIn(ctx *schema.Context) *schema.Form {
 	})
 }
 
+// Schemaless returns the launcher the platform opens for a chart without a
+// schema (see schema.Schemaless); nil when the chart has one.
+func (c *Chart) Schemaless() *schema.Form {
+	if c.In.Schema != nil {
+		return nil
+	}
+	v, _ := c.FormValues()
+	return schema.Schemaless(c.In.Env, c.In.ValuesFile, v)
+}
+
 // ValuesDoc returns values.yaml parsed with positions, nil when absent;
 // the error says why it does not parse.
 func (c *Chart) ValuesDoc() (*srcpos.Node, error) {
@@ -127,13 +138,27 @@ func (c *Chart) ValuesDoc() (*srcpos.Node, error) {
 	return c.valuesDoc, c.valuesDocErr
 }
 
-// FormValues returns values.yaml as the platform's form reads it: YAML 1.2,
-// which keeps yes, no, on and off strings where Helm's reader makes them
-// booleans. When that reader refuses the file, the error says why and the
-// values are Helm's reading (nil when neither reads it). Nil values with no
-// error: the chart has no values.
+// FormValues returns values.yaml as the platform's form reads it: YAML 1.2
+// with the core schema (srcpos.ParseYAMLCore), where Helm reads YAML 1.1:
+// yes and on stay strings, 0755 is 755 (493 to Helm), 0b101 and 1_000 are
+// strings (5 and 1000 to Helm), and a merge key is a plain key. The form
+// falls back on it; Helm installs with HelmValues. When the form's reader
+// refuses the file, the error says why and the values are Helm's reading
+// (nil when neither reads it). Nil values with no error: the chart has no
+// values.
 func (c *Chart) FormValues() (map[string]any, error) {
-	c.parseValues()
+	c.formOnce.Do(func() {
+		if c.In.Values == nil {
+			return
+		}
+		// Read apart from ValuesDoc, on first need: most options have a
+		// default, so most charts never fall back on values.yaml.
+		core, err := srcpos.ParseYAMLCore(c.In.Values)
+		c.formValues, c.formValuesErr = formValues(core, err, c.In.ValuesFile)
+		if c.formValuesErr != nil {
+			c.formValues = c.HelmValues
+		}
+	})
 	return c.formValues, c.formValuesErr
 }
 
@@ -145,10 +170,6 @@ func (c *Chart) parseValues() {
 		c.valuesDoc, c.valuesDocErr = srcpos.ParseYAML(c.In.Values)
 		if c.valuesDocErr != nil {
 			c.valuesDoc = nil
-		}
-		c.formValues, c.formValuesErr = formValues(c.valuesDoc, c.valuesDocErr, c.In.ValuesFile)
-		if c.formValuesErr != nil {
-			c.formValues = c.HelmValues
 		}
 	})
 }

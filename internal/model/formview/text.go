@@ -19,12 +19,20 @@ import (
 // stops it. contextName says which launch context the form was computed in.
 func Text(w io.Writer, d *schema.Description, contextName string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: the form of platform %s (extension %s), in %s\n\n", d.File, d.Platform, d.ExtensionKey, contextName)
-	for _, o := range d.Options {
-		writeOption(&b, o)
-	}
-	if len(d.Options) == 0 {
-		b.WriteString("(no options)\n")
+	if d.Schemaless {
+		file := d.File
+		if file == "" {
+			file = "the chart"
+		}
+		fmt.Fprintf(&b, "%s: the chart has no values.schema.json, so platform %s opens a launcher with no fields; it sends values.yaml as its form reads it (YAML 1.2), without the keys that hold an empty list\n", file, d.Platform)
+	} else {
+		fmt.Fprintf(&b, "%s: the form of platform %s (extension %s), in %s\n\n", d.File, d.Platform, d.ExtensionKey, contextName)
+		for _, o := range d.Options {
+			writeOption(&b, o)
+		}
+		if len(d.Options) == 0 {
+			b.WriteString("(no options)\n")
+		}
 	}
 	vals, err := yaml.Marshal(d.Values)
 	if err != nil {

@@ -26,6 +26,10 @@ type Description struct {
 	Opens    bool               `json:"opens"`
 	Failures []DescribedProblem `json:"failures"`
 	Shapes   []DescribedProblem `json:"shapes"`
+	// Schemaless is true for a chart without values.schema.json: File is
+	// then its values.yaml, and the platform opens a launcher with no
+	// fields that sends Values.
+	Schemaless bool `json:"schemaless,omitempty"`
 	// Substitutions are the properties the API replaced with registry
 	// schemas; Unresolved the names and $ref it left as they are.
 	Substitutions []DescribedReference `json:"substitutions,omitempty"`
@@ -187,6 +191,7 @@ func (f *Form) Describe() *Description {
 		File: s.File, ExtensionKey: s.ExtKey, Platform: s.Platform.Name,
 		Options: []DescribedOption{}, Values: f.Values,
 		Failures: []DescribedProblem{}, Shapes: []DescribedProblem{},
+		Schemaless: f.schemaless,
 	}
 	byNode := map[*srcpos.Node]*Option{}
 	for _, o := range s.Options {
@@ -356,9 +361,9 @@ func describeCheck(s *Schema, ctx *Context, f *Form, o *Option) *DescribedCheck 
 		MinItems: o.minItems, MaxItems: o.maxItems, Properties: o.Node.Get("properties") != nil,
 		Extremity: o.Extremity, RangeID: o.RangeID,
 	}
-	if o.pattern != "" && o.patternRegexp() == nil {
-		// A pattern Go cannot compile is not checked here, so neither is
-		// it on the page.
+	if o.PatternError() != nil {
+		// A pattern the form cannot evaluate is not checked here, so
+		// neither is it on the page.
 		c.Pattern = ""
 	}
 	if f.c != nil {

@@ -90,6 +90,8 @@ type Form struct {
 	byKey    map[string]*Field
 	byOption map[*Option]*Field
 	c        *computer
+	// schemaless is true for the launcher of a chart without a schema.
+	schemaless bool
 }
 
 // Field returns the field at a slash path as Option.Path writes it, or nil.
@@ -134,6 +136,9 @@ const (
 	// FailShape: a schema node the form's schema check refuses; reported in
 	// detail by the shape checks.
 	FailShape FailureKind = "shape"
+	// FailPattern: a pattern JavaScript cannot compile, or one that
+	// backtracks without end on a value.
+	FailPattern FailureKind = "pattern"
 )
 
 // Failure is one reason the platform's form refuses to open or crashes.
@@ -492,6 +497,9 @@ func (c *computer) mapItems(items *Option, data *scope, list []any) (out []any, 
 	record := c.record
 	c.record = false
 	defer func() { c.record = record }()
+	// An empty list maps to an empty list: the platform sends [], where
+	// null would make Helm delete the key.
+	out = make([]any, 0, len(list))
 	for _, el := range list {
 		m, isObj := el.(map[string]any)
 		if !isObj {
@@ -568,8 +576,9 @@ func (f *Form) DroppedChoices() []NodeError {
 				continue
 			}
 			for _, it := range n.Items {
-				r := f.c.validateNoEnum(o, f.c.root, nodeValue(it))
-				if r.valid {
+				var r verdict
+				// A pattern that throws is a failure of its own.
+				if !f.c.try(func() { r = f.c.validateNoEnum(o, f.c.root, nodeValue(it)) }) || r.valid {
 					continue
 				}
 				instead := "the option is no select"

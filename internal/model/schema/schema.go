@@ -6,11 +6,11 @@ package schema
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/catalogist/catalogist/internal/base/jsregexp"
 	"github.com/catalogist/catalogist/internal/base/slider"
 	"github.com/catalogist/catalogist/internal/input/srcpos"
 )
@@ -108,7 +108,8 @@ type Option struct {
 	minimum     *float64
 	pattern     string
 	patternOnce sync.Once
-	patternRe   *regexp.Regexp
+	patternRe   *jsregexp.Regexp
+	patternErr  error
 	patternNode *srcpos.Node
 	minLength   *int
 	maxLength   *int
@@ -141,12 +142,30 @@ type Extension struct {
 	Hidden, Readonly      *srcpos.Node
 }
 
-// patternRegexp compiles the option's pattern on first use. Go's RE2
-// differs from ECMAScript on a few constructs; a pattern it cannot compile
-// is not checked.
-func (o *Option) patternRegexp() *regexp.Regexp {
-	o.patternOnce.Do(func() { o.patternRe, _ = regexp.Compile(o.pattern) })
-	return o.patternRe
+// patternRegexp compiles the option's pattern on first use, as the
+// platform's form does: new RegExp(pattern). The error is a
+// *jsregexp.SyntaxError for a pattern JavaScript refuses (the form throws
+// where it evaluates it), a *jsregexp.UnsupportedError for one that is not
+// evaluated.
+func (o *Option) patternRegexp() (*jsregexp.Regexp, error) {
+	o.patternOnce.Do(func() { o.patternRe, o.patternErr = jsregexp.Compile(o.pattern) })
+	return o.patternRe, o.patternErr
+}
+
+// Pattern returns the option's pattern and its node; "" and nil when it
+// has none.
+func (o *Option) Pattern() (string, *srcpos.Node) { return o.pattern, o.patternNode }
+
+// PatternError says why the form cannot evaluate the option's pattern: a
+// *jsregexp.SyntaxError when JavaScript refuses it, a
+// *jsregexp.UnsupportedError when it is not evaluated; nil when it has no
+// pattern or a valid one.
+func (o *Option) PatternError() error {
+	if o.pattern == "" {
+		return nil
+	}
+	_, err := o.patternRegexp()
+	return err
 }
 
 // SliderConfigName returns the name of the region slider configuration the

@@ -2,12 +2,14 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/catalogist/catalogist/internal/base/jsregexp"
 	"github.com/catalogist/catalogist/internal/input/srcpos"
 	"github.com/catalogist/catalogist/internal/model/launchcontext"
 )
@@ -169,12 +171,36 @@ func (k *noEnum) inBounds(x float64) bool {
 	return (k.sf.Min == nil || x >= *k.sf.Min) && (k.sf.Max == nil || x <= *k.sf.Max)
 }
 
+// patternWhy judges a string by the option's pattern as the form does,
+// with JavaScript's RegExp: a pattern JavaScript refuses throws, and so
+// does, here, one that backtracks without end (the platform's page
+// freezes on it).
+func (k *noEnum) patternWhy(s string) string {
+	o := k.o
+	re, err := o.patternRegexp()
+	var se *jsregexp.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		k.c.throw(FailPattern, o, o.patternNode, "the pattern %q of option %q is no JavaScript regular expression (%s); the form checks values with new RegExp(pattern), which throws, so the form will not open: write the pattern as JavaScript reads it, without flags (Helm also reads it, with Go's engine)", o.pattern, o.Path, se.Msg)
+	case err != nil:
+		return ""
+	}
+	ok, err := re.MatchString(s)
+	if err != nil {
+		k.c.throw(FailPattern, o, o.patternNode, "the pattern %q of option %q backtracks without end on %s (it took more than %v here); the platform's page freezes while it checks the value, so the form will not open: rewrite the pattern without a repetition inside a repetition", o.pattern, o.Path, show(s), jsregexp.MatchTimeout)
+	}
+	if !ok {
+		return fmt.Sprintf("%q does not match the pattern %q", s, o.pattern)
+	}
+	return ""
+}
+
 // stringWhy says why a string is refused, "" when it is not.
 func (k *noEnum) stringWhy(s string) string {
 	o, sf := k.o, k.sf
 	if o.pattern != "" {
-		if re := o.patternRegexp(); re != nil && !re.MatchString(s) {
-			return fmt.Sprintf("%q does not match the pattern %q", s, o.pattern)
+		if why := k.patternWhy(s); why != "" {
+			return why
 		}
 	}
 	if sf.Unit == nil {

@@ -469,3 +469,52 @@ region: {resources: {gpu: "1"}}
 		}
 	}
 }
+
+// A chart without a schema: the platform opens a launcher with no fields
+// and sends values.yaml as its form reads it (YAML 1.2), without the keys
+// that hold an empty list, so what it reads otherwise than Helm (0755, yes)
+// goes over Helm's reading of the same file.
+func TestSchemalessChartSendsValuesYAML(t *testing.T) {
+	dir := exampleChart(t, "vscode-python")
+	if err := os.Remove(filepath.Join(dir, "values.schema.json")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "values.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("fileMode: 0755\nverbose: yes\nextraVolumes: []\nnested:\n  none: []\n  some: [a]\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := loader.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Values["fileMode"] != float64(493) && ch.Values["fileMode"] != 493 {
+		t.Fatalf("Helm reads fileMode as %#v; the test needs Helm's YAML 1.1 reading", ch.Values["fileMode"])
+	}
+	profile, reg := examples(t)
+	v, err := launcher.ComputeValues(ch, launcher.Inputs{Profile: profile, Region: reg, Set: []string{"verbose=no"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Form == nil || !v.Form.Schemaless() {
+		t.Fatal("no launcher form for the chart without a schema")
+	}
+	if got := v.Overrides["fileMode"]; got != float64(755) {
+		t.Errorf("fileMode sent as %#v, want 755 (YAML 1.2)", got)
+	}
+	if got := v.Overrides["verbose"]; got != "no" {
+		t.Errorf("verbose = %#v, want --set over the launcher's values", got)
+	}
+	if _, sent := v.Overrides["extraVolumes"]; sent {
+		t.Error("the empty list extraVolumes is sent")
+	}
+	nested, _ := v.Overrides["nested"].(map[string]any)
+	if _, sent := nested["none"]; sent || nested["some"] == nil {
+		t.Errorf("nested sent as %#v, want some without none", nested)
+	}
+}

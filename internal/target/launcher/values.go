@@ -53,7 +53,9 @@ type Inputs struct {
 // Values is the computation of a launch's values.
 type Values struct {
 	Schema *schema.Schema
-	Form   *schema.Form
+	// Form is the form the platform computes, the launcher with no fields
+	// of a chart without a schema (Schema nil), nil without values.yaml.
+	Form *schema.Form
 	// Overrides are the values given to Helm: the form's values, then the
 	// -f files and --set on top. Helm adds the chart's values.yaml under them.
 	Overrides map[string]any
@@ -139,6 +141,21 @@ func ComputeValues(ch *chart.Chart, in Inputs) (*Values, error) {
 		if r := in.Region; r != nil && !p.RegionBoundsInContext && (len(r.Sliders) > 0 || len(r.Resources) > 0) {
 			v.Warnings = append(v.Warnings, fmt.Sprintf("the %s platform has no region resources or slider configurations, so those of %s are not used", p.Name, r.File))
 		}
+	} else if raw := rawValues(ch); raw != nil {
+		// Without a schema the platform opens a launcher with no fields,
+		// which sends values.yaml as its form reads it (YAML 1.2), without
+		// empty lists: what it reads otherwise than Helm (0755, yes) is
+		// sent over Helm's own reading.
+		a, err := analysis.Analyze(analysis.Input{ValuesFile: "values.yaml", Values: raw, Context: ctx})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ch.Name(), err)
+		}
+		if _, err := a.FormValues(); err != nil {
+			return nil, fmt.Errorf("%s: %w", ch.Name(), err)
+		}
+		v.Form = a.Schemaless()
+		v.Overrides = schema.HelmValues(v.Form.Values)
+		v.Secrets.AddValues(nil, v.Overrides)
 	}
 	user, err := userValues(in)
 	if err != nil {
