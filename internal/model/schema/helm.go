@@ -106,8 +106,53 @@ func CompileHelm(data []byte) (*jsonschema.Schema, error) {
 	return h.Root, h.Err
 }
 
-// Subschema compiles the subschema at a JSON pointer of the chart's schema.
-func (h *HelmSchema) Subschema(pointer string) (sch *jsonschema.Schema, err error) {
+// Subschema returns the compiled subschema at a JSON pointer of the chart's
+// schema. A pointer through properties and items is followed in the
+// compiled root, which holds that subschema already: the same one
+// compiling its location gives, without resolving the address again.
+func (h *HelmSchema) Subschema(pointer string) (*jsonschema.Schema, error) {
+	if h.Root != nil {
+		if s := follow(h.Root, pointer); s != nil {
+			return s, nil
+		}
+	}
+	return h.compileAt(pointer)
+}
+
+// follow walks pointer's properties/NAME and items tokens from s, nil
+// when it takes another way.
+func follow(s *jsonschema.Schema, pointer string) *jsonschema.Schema {
+	if pointer == "" {
+		return s
+	}
+	if !strings.HasPrefix(pointer, "/") {
+		return nil
+	}
+	toks := strings.Split(pointer[1:], "/")
+	for i := 0; i < len(toks) && s != nil; i++ {
+		switch toks[i] {
+		case "properties":
+			if i+1 == len(toks) {
+				return nil
+			}
+			i++
+			name := strings.ReplaceAll(strings.ReplaceAll(toks[i], "~1", "/"), "~0", "~")
+			s = s.Properties[name]
+		case "items":
+			if s.Items2020 != nil {
+				s = s.Items2020
+			} else {
+				s, _ = s.Items.(*jsonschema.Schema)
+			}
+		default:
+			return nil
+		}
+	}
+	return s
+}
+
+// compileAt compiles the subschema at a JSON pointer of the chart's schema.
+func (h *HelmSchema) compileAt(pointer string) (sch *jsonschema.Schema, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the validator failed on this schema: %v", r)
