@@ -49,6 +49,7 @@ var notExpressed = map[string]string{
 	"region-fallback":      "a warning relating the region's values to the options they fill",
 	"region-file":          "a warning relating the region's resources to its sliders' units and bounds",
 	"region-slider-config": "a warning: the platform ignores a configuration it does not know",
+	"pattern-readings":     "a warning about how two regular expression engines read a pattern, which a schema cannot parse",
 	"schema-registry":      "a warning about the names the platform API's registry holds",
 	"select-options":       "a warning relating a select's choices to the option's type",
 	"slider-default":       "a warning relating a slider's default to its bounds and unit",
