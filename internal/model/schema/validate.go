@@ -128,10 +128,6 @@ next:
 // a select.
 func (c *computer) validateNoEnum(o *Option, data *scope, v any) verdict {
 	k := &noEnum{c: c, o: o, data: data, v: v, t: typeOf(o), sf: c.fields(o)}
-	// A value of another type is coerced; the platform uses the coerced
-	// value for a context value, and rejects it as a default or from
-	// values.yaml.
-	k.notType = fmt.Sprintf("%s is not %s", show(v), WithArticle(k.t))
 	switch x := v.(type) {
 	case string:
 		return k.ofString(x)
@@ -158,9 +154,14 @@ type noEnum struct {
 	v    any
 	t    string
 	sf   SliderFields
-	// notType says the value is not of the option's type, for a value
-	// coerced to it.
-	notType string
+}
+
+// notType says the value is not of the option's type, for a value coerced
+// to it: the platform uses the coerced value for a context value, and
+// rejects it as a default or from values.yaml. Written only when a value
+// is coerced, as most are of their option's type.
+func (k *noEnum) notType() string {
+	return fmt.Sprintf("%s is not %s", show(k.v), WithArticle(k.t))
 }
 
 func (k *noEnum) wrongType() verdict {
@@ -250,9 +251,9 @@ func (k *noEnum) ofString(x string) verdict {
 	case "boolean":
 		switch strings.ToLower(x) {
 		case "true", "yes", "1", "on":
-			return approx(true, k.notType)
+			return approx(true, k.notType())
 		case "false", "no", "0", "off":
-			return approx(false, k.notType)
+			return approx(false, k.notType())
 		}
 		return k.wrongType()
 	case "integer", "number":
@@ -263,7 +264,7 @@ func (k *noEnum) ofString(x string) verdict {
 		if why := k.numberWhy(f); why != "" {
 			return invalid("%s", why)
 		}
-		return approx(f, k.notType)
+		return approx(f, k.notType())
 	}
 	return k.wrongType()
 }
@@ -275,9 +276,9 @@ func (k *noEnum) ofNumber(x float64) verdict {
 		if why := k.stringWhy(s); why != "" {
 			return invalid("%s", why)
 		}
-		return approx(s, k.notType)
+		return approx(s, k.notType())
 	case "boolean":
-		return approx(x != 0, k.notType)
+		return approx(x != 0, k.notType())
 	case "integer", "number":
 		if why := k.numberWhy(x); why != "" {
 			return invalid("%s", why)
@@ -297,7 +298,7 @@ func (k *noEnum) ofBool(x bool) verdict {
 		if why := k.stringWhy(s); why != "" {
 			return invalid("%s", why)
 		}
-		return approx(s, k.notType)
+		return approx(s, k.notType())
 	case "boolean":
 		return verdict{valid: true}
 	case "integer", "number":
@@ -308,7 +309,7 @@ func (k *noEnum) ofBool(x bool) verdict {
 		if why := k.numberWhy(n); why != "" {
 			return invalid("%s", why)
 		}
-		return approx(n, k.notType)
+		return approx(n, k.notType())
 	}
 	return k.wrongType()
 }
@@ -319,14 +320,14 @@ func (k *noEnum) ofNull() verdict {
 		if why := k.stringWhy(""); why != "" {
 			return invalid("null: %s", why)
 		}
-		return approx("", k.notType)
+		return approx("", k.notType())
 	case "boolean":
-		return approx(false, k.notType)
+		return approx(false, k.notType())
 	case "integer", "number":
 		if why := k.numberWhy(0); why != "" {
 			return invalid("null: %s", why)
 		}
-		return approx(0.0, k.notType)
+		return approx(0.0, k.notType())
 	}
 	return k.wrongType()
 }

@@ -62,7 +62,10 @@ func (g *chartGen) schema() (obj, error) {
 	props = append(props, g.flavorGroups()...)
 
 	root := obj{
-		{"$schema", "http://json-schema.org/schema#"},
+		// The draft every chart of the reference catalog declares; Helm
+		// checks a schema against its draft's metaschema, which for
+		// 2020-12 costs a third more.
+		{"$schema", "http://json-schema.org/draft-07/schema#"},
 		{"title", g.f.label + " (" + g.name + ")"},
 		{"description", g.f.describe()},
 		{"type", "object"},
