@@ -551,3 +551,64 @@ func TestStopsWithItsContext(t *testing.T) {
 		t.Error("still serving after Close")
 	}
 }
+
+// The catalog directory removed, then made again, and replaced by another
+// moved into its place: each is a change, the build that follows says what
+// happened, and edits of the new directory rebuild, not those of the one
+// moved away.
+func TestFollowsTheCatalogDirectoryReplaced(t *testing.T) {
+	cat := newCatalog(t)
+	s, _ := serve(t, cat, Options{})
+	evs := events(t, s)
+	next(t, evs)
+	// served waits for builds until the chart's page is served: the
+	// directory may be seen before its files are.
+	served := func(chart string) {
+		t.Helper()
+		for range 5 {
+			if resp, _ := get(t, s, "/charts/"+chart+"/"); resp.StatusCode == 200 {
+				return
+			}
+			next(t, evs)
+		}
+		t.Fatalf("%s is not served: %+v", chart, status(t, s))
+	}
+
+	if err := os.RemoveAll(cat); err != nil {
+		t.Fatal(err)
+	}
+	if ev := next(t, evs); ev.OK {
+		t.Fatalf("the build after the catalog was removed succeeded: %+v", ev)
+	}
+	if st := status(t, s); st.OK || !st.Serving || !strings.Contains(st.Error, "no such file or directory") {
+		t.Errorf("status after the catalog was removed: %+v", st)
+	}
+
+	filetree.Write(t, cat, chartFiles("again", cleanSchema))
+	served("again")
+	write(t, cat, "charts/again/values.schema.json", workersSchema)
+	next(t, evs)
+	if st := status(t, s); !st.OK || !slices.Equal(st.Changed, []string{"charts/again/values.schema.json"}) {
+		t.Fatalf("an edit of the catalog made again: %+v", st)
+	}
+
+	// Replaced by a rename, as a checkout tool or a sync does.
+	other := filepath.Join(filepath.Dir(cat), "incoming")
+	filetree.Write(t, other, chartFiles("moved", cleanSchema))
+	old := filepath.Join(filepath.Dir(cat), "old")
+	if err := os.Rename(cat, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(other, cat); err != nil {
+		t.Fatal(err)
+	}
+	served("moved")
+	gen := status(t, s).Generation
+	// The directory moved away is no longer the catalog.
+	write(t, old, "charts/again/values.yaml", "x: 1\n")
+	write(t, cat, "charts/moved/values.yaml", "y: 2\n")
+	next(t, evs)
+	if st := status(t, s); st.Generation != gen+1 || !slices.Equal(st.Changed, []string{"charts/moved/values.yaml"}) {
+		t.Errorf("after editing the old and the new directory: %+v (generation before %d)", st, gen)
+	}
+}

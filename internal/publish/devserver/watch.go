@@ -47,6 +47,12 @@ func newWatcher(roots, ignored []string) (*watcher, error) {
 				fw.Close()
 				return nil, err
 			}
+			// A watch ends with the directory it watches: the parent's
+			// tells when the root is removed, replaced or made again.
+			if err := fw.Add(filepath.Dir(r)); err != nil {
+				fw.Close()
+				return nil, fmt.Errorf("watching %s: %w", filepath.Dir(r), err)
+			}
 			continue
 		}
 		w.files = append(w.files, r)
@@ -96,6 +102,11 @@ func (w *watcher) run() {
 			if !w.relevant(ev) {
 				continue
 			}
+			if slices.Contains(w.dirs, ev.Name) && ev.Has(fsnotify.Remove|fsnotify.Rename) {
+				// The watches below a root moved away follow it to its new
+				// name: they would report its changes as the catalog's.
+				w.forget(ev.Name)
+			}
 			if ev.Has(fsnotify.Create) {
 				if info, err := os.Lstat(ev.Name); err == nil && info.IsDir() {
 					// Files created in it before it is watched are seen by
@@ -122,6 +133,17 @@ func (w *watcher) run() {
 				continue
 			}
 			w.report(err)
+		}
+	}
+}
+
+// forget stops watching dir and the directories below it.
+func (w *watcher) forget(dir string) {
+	for _, p := range w.fs.WatchList() {
+		if within(dir, p) {
+			// A watch the kernel dropped with its directory is gone
+			// already.
+			_ = w.fs.Remove(p)
 		}
 	}
 }
