@@ -282,7 +282,8 @@ func (p *publication) release(ctx context.Context) ([]release.Outcome, error) {
 		}
 	}
 	var ce *release.ConflictError
-	if errors.As(err, &ce) {
+	var fe *release.ForeignReleaseError
+	if errors.As(err, &ce) || errors.As(err, &fe) {
 		return nil, Refused(err)
 	}
 	return nil, Failed(err)

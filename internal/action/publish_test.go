@@ -98,6 +98,37 @@ func TestPublishSequence(t *testing.T) {
 		}
 	})
 
+	// GitHub made the release, and its answer was lost: the release is
+	// found by its tag, and the publication goes on, its index kept.
+	for _, f := range []githubtest.Fault{
+		{Method: "POST", Path: "/repos/o/r/releases", After: true, Status: 502, Body: `{"message": "Bad Gateway"}`},
+		{Method: "POST", Path: "/repos/o/r/releases", After: true, Drop: true},
+	} {
+		t.Run(fmt.Sprintf("release made, answer lost (502 %v, dropped %v): carried on", f.Status == 502, f.Drop), func(t *testing.T) {
+			gh := githubtest.Serve(t, "o", "r", token)
+			gh.Fail(f)
+			out := filepath.Join(t.TempDir(), "site")
+			log, err := publishRun(t, gh, "../../examples/ide", out, token)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, log)
+			}
+			got := gh.Requests()
+			if i := slices.Index(got, "POST "+api); i < 0 || i+1 >= len(got) || got[i+1] != "GET "+api+"/tags/jupyter-pytorch-gpu-0.6.1" {
+				t.Errorf("the release was not looked up after the lost answer: %q", got)
+			}
+			rels := gh.Releases()
+			if len(rels) != 2 || len(rels[0].Assets) != 1 || len(rels[1].Assets) != 1 {
+				t.Errorf("the server holds %+v", rels)
+			}
+			if !strings.Contains(log, "published 2 chart version(s) in o/r: 2 released") || !strings.Contains(log, "is there already") {
+				t.Errorf("printed:\n%s", log)
+			}
+			if _, err := os.Stat(filepath.Join(out, "index.yaml")); err != nil {
+				t.Errorf("the index is not in the site: %v", err)
+			}
+		})
+	}
+
 	t.Run("a bad repository is refused before anything is built", func(t *testing.T) {
 		gh := githubtest.Serve(t, "o", "r", token)
 		out := filepath.Join(t.TempDir(), "site")

@@ -1,10 +1,12 @@
 package release
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,13 +62,38 @@ func loopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// newClient makes the REST client: the token on every request to the API
-// and the uploads, and on nothing else.
+// newClient makes the REST client. The token goes with a request only when
+// its origin (scheme, host and port) is the API's or the uploads': the
+// client follows redirects, and go-github's own WithAuthToken would add the
+// token at every hop, wherever a redirect leads. A redirect to any other
+// origin is refused, as go-github refuses a permanent one to another host:
+// an API call has no business elsewhere, and a 307 or 308 would carry the
+// request's body there too. Downloads, which GitHub does send to a storage
+// host, go through the HTTP client as given, without the token.
 func newClient(httpClient *http.Client, token string, ep endpoints) (*github.Client, error) {
 	api, upload := ep.api.String(), ep.upload.String()
+	trusted := ep.trusted()
+	c := *httpClient
+	base := c.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	c.Transport = bearer{base: base, header: "Bearer " + token, trusted: trusted}
+	next := httpClient.CheckRedirect
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if to := origin(req.URL); !slices.Contains(trusted, to) {
+			return &RedirectError{Method: via[0].Method, From: origin(via[len(via)-1].URL), To: to, Trusted: trusted}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
 	return github.NewClient(
-		github.WithHTTPClient(httpClient),
-		github.WithAuthToken(token),
+		github.WithHTTPClient(&c),
 		github.WithURLs(&api, &upload),
 		github.WithUserAgent("catalogist"),
 		// Publisher waits and retries itself, with its own clock: the
@@ -76,7 +103,75 @@ func newClient(httpClient *http.Client, token string, ep endpoints) (*github.Cli
 	)
 }
 
+// bearer adds the token to the requests sent to a trusted origin, and
+// removes any Authorization from the others.
+type bearer struct {
+	base    http.RoundTripper
+	header  string
+	trusted []string
+}
+
+func (b bearer) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	if slices.Contains(b.trusted, origin(req.URL)) {
+		req.Header.Set("Authorization", b.header)
+	} else {
+		req.Header.Del("Authorization")
+	}
+	return b.base.RoundTrip(req)
+}
+
+// trusted are the origins the token goes to: the API's and the uploads'.
+func (ep endpoints) trusted() []string {
+	return slices.Compact([]string{origin(ep.api), origin(ep.upload)})
+}
+
+// origin is a URL's scheme, host and port, the port always written, so
+// that https://h and https://h:443 are one origin.
+func origin(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[scheme]
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+}
+
+// RedirectError is a redirect of a request to the API or the uploads
+// towards another origin, which is not followed.
+type RedirectError struct {
+	Method, From, To string
+	// Trusted are the origins the token goes to.
+	Trusted []string
+}
+
+func (e *RedirectError) Error() string {
+	return fmt.Sprintf("%s redirected from %s to %s, not followed: the token and the request go to %s only; check --api-url (GITHUB_API_URL)",
+		e.Method, e.From, e.To, strings.Join(e.Trusted, " and "))
+}
+
 // defaultHTTPClient bounds a request, an upload included.
 func defaultHTTPClient() *http.Client {
 	return &http.Client{Timeout: 10 * time.Minute}
+}
+
+// redirected returns the redirect to an untrusted origin that err reports,
+// if any: one refused by the client, or one it returned as is (a 307 or
+// 308 of an upload, whose body cannot be sent again).
+func (p *Publisher) redirected(err error) *RedirectError {
+	var re *RedirectError
+	if errors.As(err, &re) {
+		return re
+	}
+	var rr *github.RedirectionError
+	if !errors.As(err, &rr) || rr.Response == nil || rr.Response.Request == nil || rr.Location == nil {
+		return nil
+	}
+	req := rr.Response.Request
+	to := origin(req.URL.ResolveReference(rr.Location))
+	trusted := p.ep.trusted()
+	if slices.Contains(trusted, to) {
+		return nil
+	}
+	return &RedirectError{Method: req.Method, From: origin(req.URL), To: to, Trusted: trusted}
 }

@@ -37,8 +37,10 @@ type Config struct {
 	// instance's (https://api.SUBDOMAIN.ghe.com).
 	APIURL string
 	// HTTPClient sends the requests; nil means one that gives up on a
-	// request after ten minutes. The token is added to the API's requests
-	// only, not to downloads redirected elsewhere.
+	// request after ten minutes. The token is added to the requests to the
+	// API's and the uploads' origins only, and a redirect of those to
+	// another origin is refused; downloads redirected elsewhere go there
+	// without it.
 	HTTPClient *http.Client
 	// Target is the commit new releases tag (GITHUB_SHA in a workflow);
 	// "" means the default branch's head.
@@ -277,7 +279,15 @@ func (p *Publisher) examine(ctx context.Context, s *step) error {
 		return p.explain(err)
 	}
 	s.rel = rel
-	for _, a := range rel.Assets {
+	return p.takeAsset(ctx, s, rel.Assets)
+}
+
+// takeAsset finds a step's asset among a release's assets: released with
+// the package's digest, it is done; half uploaded, it is to be deleted;
+// released with another digest, a *ConflictError.
+func (p *Publisher) takeAsset(ctx context.Context, s *step, assets []*github.ReleaseAsset) error {
+	s.done, s.partial = nil, nil
+	for _, a := range assets {
 		if a.GetName() != s.asset {
 			continue
 		}
@@ -287,6 +297,7 @@ func (p *Publisher) examine(ctx context.Context, s *step) error {
 		}
 		released := a.GetDigest()
 		if released == "" {
+			var err error
 			if released, err = p.hashAsset(ctx, a, s); err != nil {
 				return err
 			}
@@ -343,16 +354,19 @@ func (p *Publisher) apply(ctx context.Context, s *step) (Outcome, error) {
 		}
 		s.rel, o.Status = rel, Created
 	}
-	if s.partial != nil {
-		if err := p.deleteAsset(ctx, s, s.partial.GetID()); err != nil {
+	if s.done == nil {
+		if s.partial != nil {
+			if err := p.deleteAsset(ctx, s, s.partial.GetID()); err != nil {
+				return o, err
+			}
+		}
+		a, err := p.upload(ctx, s)
+		if err != nil {
 			return o, err
 		}
+		s.done = a
 	}
-	a, err := p.upload(ctx, s)
-	if err != nil {
-		return o, err
-	}
-	o.ReleaseURL, o.AssetURL = s.rel.HTMLURL, a.GetBrowserDownloadURL()
+	o.ReleaseURL, o.AssetURL = s.rel.HTMLURL, s.done.GetBrowserDownloadURL()
 	return o, nil
 }
 
@@ -371,24 +385,120 @@ func (p *Publisher) create(ctx context.Context, s *step) (*github.RepositoryRele
 	if p.cfg.Target != "" {
 		req.TargetCommitish = github.Ptr(p.cfg.Target)
 	}
+	// A try whose answer was lost (a 5xx, a dropped connection) may have
+	// made the release: the next one looks it up by its tag first, and a
+	// 422 for a tag taken looks it up too, rather than fail a run whose
+	// release is there.
 	var rel *github.RepositoryRelease
+	lost, found := false, false
 	err := p.retry(ctx, "creating the release "+s.tag, func() error {
+		if lost {
+			r, err := p.releaseByTag(ctx, s.tag)
+			if err != nil || r != nil {
+				rel, found = r, r != nil
+				return err
+			}
+		}
 		r, _, err := p.client.Repositories.CreateRelease(ctx, p.cfg.Owner, p.cfg.Repo, req)
+		if alreadyExists(err) {
+			r, lerr := p.releaseByTag(ctx, s.tag)
+			if lerr != nil {
+				return lerr
+			}
+			if r != nil {
+				rel, found = r, true
+				return nil
+			}
+		}
 		rel = r
+		lost = lost || p.answerLost(err)
 		return err
 	}, nil)
 	if err != nil {
 		return nil, p.explain(err)
 	}
+	if !found {
+		return rel, nil
+	}
+	if differs := differences(rel, req); len(differs) > 0 {
+		return nil, &ForeignReleaseError{Chart: s.c.Name, Version: s.c.Version, Tag: s.tag, Repo: p.cfg.Owner + "/" + p.cfg.Repo,
+			Differs: differs, ChartFile: s.c.chartFile()}
+	}
+	fmt.Fprintf(p.cfg.Log, "the release %s is there already, as publish makes it (made by a try whose answer was lost, or by a run alongside): carrying on with it\n", s.tag)
+	if err := p.takeAsset(ctx, s, rel.Assets); err != nil {
+		return nil, err
+	}
 	return rel, nil
 }
 
-// upload uploads a step's package. A failed upload may leave a half
-// uploaded asset of that name, which would refuse the next one: it is
-// deleted before the upload is tried again.
+// releaseByTag returns the release tagged tag, nil when there is none.
+// One request: the caller's retry tries it again.
+func (p *Publisher) releaseByTag(ctx context.Context, tag string) (*github.RepositoryRelease, error) {
+	r, _, err := p.client.Repositories.GetReleaseByTag(ctx, p.cfg.Owner, p.cfg.Repo, url.PathEscape(tag))
+	if status(err) == http.StatusNotFound {
+		return nil, nil
+	}
+	return r, err
+}
+
+// differences names what a release found under the tag of one being made
+// has other than what the request asked for. Line ends and the spaces
+// around the notes are left aside, the notes being text.
+func differences(rel *github.RepositoryRelease, req github.CreateReleaseRequest) []string {
+	var d []string
+	if rel.GetName() != req.GetName() {
+		d = append(d, "name")
+	}
+	notes := func(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n")) }
+	if notes(rel.GetBody()) != notes(req.GetBody()) {
+		d = append(d, "notes")
+	}
+	if rel.Prerelease != req.GetPrerelease() {
+		d = append(d, "pre-release flag")
+	}
+	if rel.Draft {
+		d = append(d, "draft state")
+	}
+	return d
+}
+
+// ForeignReleaseError is a release found under the tag of one being made,
+// after a lost answer or a 422 for a tag taken, with other content than
+// publish meant: someone else made it meanwhile.
+type ForeignReleaseError struct {
+	Chart, Version, Tag, Repo string
+	// Differs names what differs: name, notes, pre-release flag, draft
+	// state.
+	Differs []string
+	// ChartFile is the chart's Chart.yaml.
+	ChartFile string
+}
+
+func (e *ForeignReleaseError) Error() string {
+	return fmt.Sprintf("%s: a release tagged %s appeared in %s while publish was making the release of chart %q version %s, and it is someone else's: its %s differ from what publish makes. Look at that release: if it should not be there, delete it (and its tag) and publish again; otherwise bump version in this Chart.yaml",
+		e.ChartFile, e.Tag, e.Repo, e.Chart, e.Version, strings.Join(e.Differs, ", "))
+}
+
+// upload uploads a step's package. A failed try may have uploaded it
+// whole though its answer was lost, or left a half-uploaded asset of that
+// name, which would refuse the next try: before trying again, the release's
+// assets are looked at, and the package found there whole is taken, a half
+// one deleted. A 422 for the name taken looks too.
 func (p *Publisher) upload(ctx context.Context, s *step) (*github.ReleaseAsset, error) {
 	var asset *github.ReleaseAsset
+	tried := false
 	err := p.retry(ctx, "uploading "+s.asset+" to the release "+s.tag, func() error {
+		if tried {
+			a, err := p.uploadedAlready(ctx, s)
+			if err != nil {
+				return final{err}
+			}
+			if a != nil {
+				asset = a
+				return nil
+			}
+		}
+		tried = true
 		f, err := os.Open(s.c.File)
 		if err != nil {
 			return err
@@ -396,18 +506,30 @@ func (p *Publisher) upload(ctx context.Context, s *step) (*github.ReleaseAsset, 
 		defer f.Close()
 		a, _, err := p.client.Repositories.UploadReleaseAsset(ctx, p.cfg.Owner, p.cfg.Repo, s.rel.ID,
 			&github.UploadOptions{Name: s.asset, MediaType: "application/gzip"}, f)
+		if alreadyExists(err) {
+			a, ferr := p.uploadedAlready(ctx, s)
+			if ferr != nil {
+				return final{ferr}
+			}
+			if a != nil {
+				asset = a
+				return nil
+			}
+		}
 		asset = a
 		return err
-	}, func() error { return p.deletePartial(ctx, s) })
+	}, nil)
 	if err != nil {
 		return nil, p.explain(err)
 	}
 	return asset, nil
 }
 
-// deletePartial deletes the asset of a step's name, if the release lists
-// one.
-func (p *Publisher) deletePartial(ctx context.Context, s *step) error {
+// uploadedAlready looks for a step's asset in its release: it returns the
+// asset uploaded whole with the package's digest, deletes a half-uploaded
+// one, and returns a *ConflictError for one of another digest.
+func (p *Publisher) uploadedAlready(ctx context.Context, s *step) (*github.ReleaseAsset, error) {
+	var assets []*github.ReleaseAsset
 	opts := &github.ListOptions{PerPage: 100}
 	for {
 		var page []*github.ReleaseAsset
@@ -421,18 +543,26 @@ func (p *Publisher) deletePartial(ctx context.Context, s *step) error {
 			return err
 		}, nil)
 		if err != nil {
-			return p.explain(err)
+			return nil, p.explain(err)
 		}
-		for _, a := range page {
-			if a.GetName() == s.asset {
-				return p.deleteAsset(ctx, s, a.GetID())
-			}
-		}
+		assets = append(assets, page...)
 		if next == 0 {
-			return nil
+			break
 		}
 		opts.Page = next
 	}
+	if err := p.takeAsset(ctx, s, assets); err != nil {
+		return nil, err
+	}
+	if s.partial != nil {
+		err := p.deleteAsset(ctx, s, s.partial.GetID())
+		s.partial = nil
+		return nil, err
+	}
+	if s.done != nil {
+		fmt.Fprintf(p.cfg.Log, "%s is in the release %s already, whole, with the package's digest: not uploaded again\n", s.asset, s.tag)
+	}
+	return s.done, nil
 }
 
 func (p *Publisher) deleteAsset(ctx context.Context, s *step, id int64) error {

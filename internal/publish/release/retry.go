@@ -34,6 +34,10 @@ func (p *Publisher) retry(ctx context.Context, what string, op func() error, bef
 		wait, again := p.backoff(err, attempt)
 		switch {
 		case !again:
+			if re := p.redirected(err); re != nil {
+				// Not the URL the redirect named: a server's text.
+				return fmt.Errorf("%s: %w", what, re)
+			}
 			return fmt.Errorf("%s: %w", what, err)
 		case attempt >= p.cfg.Attempts:
 			return fmt.Errorf("%s: %w (gave up after %d attempts)", what, err, attempt)
@@ -61,6 +65,8 @@ func (p *Publisher) backoff(err error, attempt int) (time.Duration, bool) {
 	var er *github.ErrorResponse
 	var ue *url.Error
 	switch {
+	case errors.As(err, new(final)), p.redirected(err) != nil:
+		return 0, false
 	case errors.As(err, &rl):
 		if d, ok := retryAfter(rl.Response, p.cfg.Now()); ok {
 			return d, true
@@ -110,6 +116,36 @@ func retryAfter(resp *http.Response, now time.Time) (time.Duration, bool) {
 		return max(t.Sub(now), 0), true
 	}
 	return 0, false
+}
+
+// final is the error of a step of an operation that retries its own
+// requests: tried again already, it is not tried once more with the
+// operation.
+type final struct{ error }
+
+func (f final) Unwrap() error { return f.error }
+
+// answerLost reports whether a request that failed with err may still
+// have been carried out: GitHub failed (5xx) or the connection broke, maybe
+// after the request was received. A refusal (4xx, a rate limit) was not.
+func (p *Publisher) answerLost(err error) bool {
+	var ue *url.Error
+	return status(err) >= 500 || (errors.As(err, &ue) && p.redirected(err) == nil)
+}
+
+// alreadyExists reports whether err is GitHub's 422 for a release or an
+// asset whose tag or name is taken.
+func alreadyExists(err error) bool {
+	var er *github.ErrorResponse
+	if !errors.As(err, &er) || er.Response == nil || er.Response.StatusCode != http.StatusUnprocessableEntity {
+		return false
+	}
+	for _, e := range er.Errors {
+		if e.Code == "already_exists" {
+			return true
+		}
+	}
+	return false
 }
 
 // status is the HTTP status of a GitHub error, or 0.

@@ -1,6 +1,9 @@
 package release_test
 
 import (
+	"context"
+	"errors"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,6 +62,19 @@ func TestRetries(t *testing.T) {
 		waits:    []time.Duration{time.Second, 2 * time.Second},
 		requests: []string{"GET " + api + "/tags/a-1.0.0", "GET " + api + "/tags/a-1.0.0", "GET " + api + "/tags/a-1.0.0"},
 		err:      "gave up after 3 attempts",
+	}, {
+		name: "a lookup that gave up ends its operation's tries",
+		faults: []githubtest.Fault{
+			{Method: "POST", Path: "/repos/o/r/releases/1/assets", Status: 502, Body: `{"message":"lost"}`},
+			{Method: "GET", Path: "/repos/o/r/releases/1/assets", Status: 500, Body: `{"message":"a"}`},
+			{Method: "GET", Path: "/repos/o/r/releases/1/assets", Status: 500, Body: `{"message":"b"}`},
+			{Method: "GET", Path: "/repos/o/r/releases/1/assets", Status: 500, Body: `{"message":"c"}`},
+		},
+		attempts: 3,
+		waits:    []time.Duration{time.Second, time.Second, 2 * time.Second},
+		requests: []string{"GET " + api + "/tags/a-1.0.0", "POST " + api, "POST " + up + "/1/assets?name=a-1.0.0.tgz",
+			"GET " + api + "/1/assets?per_page=100", "GET " + api + "/1/assets?per_page=100", "GET " + api + "/1/assets?per_page=100"},
+		err: "listing the assets of a-1.0.0: GET",
 	}, {
 		name:     "a 404 elsewhere is not retried",
 		faults:   []githubtest.Fault{{Method: "POST", Path: "/repos/o/r/releases/1/assets", Status: 404, Body: `{"message":"Not Found"}`}},
@@ -161,5 +177,117 @@ func TestAPIURLs(t *testing.T) {
 	}
 	if _, err := release.New(release.Config{Owner: "o", Repo: "r"}); err == nil || !strings.Contains(err.Error(), "GITHUB_TOKEN") {
 		t.Errorf("no token: %v", err)
+	}
+}
+
+// A request GitHub carried out though its answer was lost (a 502, a
+// dropped connection) is not made twice: the release is looked up by its
+// tag, the asset among the release's assets, before another try.
+func TestLostAnswers(t *testing.T) {
+	const api, up = "api.github.com/repos/o/r/releases", "uploads.github.com/repos/o/r/releases"
+	create, upload := "/repos/o/r/releases", "/repos/o/r/releases/1/assets"
+	for _, tc := range []struct {
+		name     string
+		fault    githubtest.Fault
+		noDigest bool
+		requests []string
+		log      string
+	}{{
+		name:     "release made, then a 502",
+		fault:    githubtest.Fault{Method: "POST", Path: create, After: true, Status: 502, Body: `{"message":"Bad Gateway"}`},
+		requests: []string{"GET " + api + "/tags/a-1.0.0", "POST " + api, "GET " + api + "/tags/a-1.0.0", "POST " + up + "/1/assets?name=a-1.0.0.tgz"},
+		log:      "the release a-1.0.0 is there already, as publish makes it",
+	}, {
+		name:     "release made, then the connection dropped",
+		fault:    githubtest.Fault{Method: "POST", Path: create, After: true, Drop: true},
+		requests: []string{"GET " + api + "/tags/a-1.0.0", "POST " + api, "GET " + api + "/tags/a-1.0.0", "POST " + up + "/1/assets?name=a-1.0.0.tgz"},
+		log:      "the release a-1.0.0 is there already, as publish makes it",
+	}, {
+		name:     "release not made: a 502, looked up, made again",
+		fault:    githubtest.Fault{Method: "POST", Path: create, Status: 502, Body: `{"message":"Bad Gateway"}`},
+		requests: []string{"GET " + api + "/tags/a-1.0.0", "POST " + api, "GET " + api + "/tags/a-1.0.0", "POST " + api, "POST " + up + "/1/assets?name=a-1.0.0.tgz"},
+	}, {
+		name:     "release not made: the connection dropped, looked up, made again",
+		fault:    githubtest.Fault{Method: "POST", Path: create, Drop: true},
+		requests: []string{"GET " + api + "/tags/a-1.0.0", "POST " + api, "GET " + api + "/tags/a-1.0.0", "POST " + api, "POST " + up + "/1/assets?name=a-1.0.0.tgz"},
+	}, {
+		name:     "asset uploaded, then a 502",
+		fault:    githubtest.Fault{Method: "POST", Path: upload, After: true, Status: 502, Body: `{"message":"Bad Gateway"}`},
+		requests: []string{"GET " + api + "/tags/a-1.0.0", "POST " + api, "POST " + up + "/1/assets?name=a-1.0.0.tgz", "GET " + api + "/1/assets?per_page=100"},
+		log:      "a-1.0.0.tgz is in the release a-1.0.0 already, whole, with the package's digest: not uploaded again",
+	}, {
+		name:     "asset uploaded, then the connection dropped; listed without its digest",
+		fault:    githubtest.Fault{Method: "POST", Path: upload, After: true, Drop: true},
+		noDigest: true,
+		requests: []string{"GET " + api + "/tags/a-1.0.0", "POST " + api, "POST " + up + "/1/assets?name=a-1.0.0.tgz", "GET " + api + "/1/assets?per_page=100",
+			"GET " + api + "/assets/2", "GET 127.0.0.1:PORT/storage/2"},
+		log: "not uploaded again",
+	}, {
+		name:     "asset not uploaded: the connection dropped, looked up, uploaded again",
+		fault:    githubtest.Fault{Method: "POST", Path: upload, Drop: true},
+		requests: []string{"GET " + api + "/tags/a-1.0.0", "POST " + api, "POST " + up + "/1/assets?name=a-1.0.0.tgz", "GET " + api + "/1/assets?per_page=100", "POST " + up + "/1/assets?name=a-1.0.0.tgz"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := githubtest.Serve(t, "o", "r", token)
+			s.NoDigest = tc.noDigest
+			s.Fail(tc.fault)
+			p, sl, log := publisher(t, s, release.Config{})
+			a := chart(t, t.TempDir(), "a", "1.0.0", "package a")
+			outs, err := p.Run(t.Context(), []release.Chart{a})
+			if err != nil {
+				t.Fatalf("%v\nlog:\n%s", err, log)
+			}
+			for i, r := range tc.requests {
+				tc.requests[i] = strings.Replace(r, "127.0.0.1:PORT", strings.TrimPrefix(s.URL, "http://"), 1)
+			}
+			sameRequests(t, tc.name, s.Requests(), tc.requests)
+			if got := sl.got(); !slices.Equal(got, []time.Duration{time.Second}) {
+				t.Errorf("waits %v, want one of 1s", got)
+			}
+			rels := s.Releases()
+			if len(rels) != 1 || len(rels[0].Assets) != 1 || string(rels[0].Assets[0].Data) != "package a" || rels[0].Assets[0].State != "uploaded" {
+				t.Fatalf("the server holds %+v", rels)
+			}
+			if len(outs) != 1 || outs[0].Status != release.Created || outs[0].AssetURL != "https://github.com/o/r/releases/download/a-1.0.0/a-1.0.0.tgz" ||
+				outs[0].ReleaseURL != "https://github.com/o/r/releases/tag/a-1.0.0" {
+				t.Errorf("outcomes %+v", outs)
+			}
+			if !strings.Contains(log.String(), tc.log) {
+				t.Errorf("the log does not say %q:\n%s", tc.log, log)
+			}
+		})
+	}
+}
+
+// A release found under the tag after a lost answer, but with other
+// content, is someone else's: the run stops and says so, and uploads
+// nothing to it.
+func TestLostAnswerFindsAnotherRelease(t *testing.T) {
+	const api = "api.github.com/repos/o/r/releases"
+	s := githubtest.Serve(t, "o", "r", token)
+	s.Fail(githubtest.Fault{Method: "POST", Path: "/repos/o/r/releases", Status: 502, Body: `{"message":"Bad Gateway"}`})
+	p, err := release.New(release.Config{Owner: "o", Repo: "r", Token: token, HTTPClient: s.Client(), Now: func() time.Time { return now },
+		// While publish waits to try again, someone else releases the tag.
+		Sleep: func(context.Context, time.Duration) error {
+			s.AddRelease("a-1.0.0", map[string][]byte{"notes.txt": []byte("theirs")})
+			return nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := chart(t, t.TempDir(), "a", "1.0.0", "package a")
+	_, err = p.Run(t.Context(), []release.Chart{a})
+	var fe *release.ForeignReleaseError
+	if !errors.As(err, &fe) {
+		t.Fatalf("error %v, want a ForeignReleaseError", err)
+	}
+	for _, want := range []string{filepath.Join(a.Dir, "Chart.yaml") + ": ", "a release tagged a-1.0.0 appeared in o/r", `chart "a" version 1.0.0`, "someone else's", "its notes differ", "delete it (and its tag)", "bump version"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error %q does not say %q", err, want)
+		}
+	}
+	sameRequests(t, "foreign release", s.Requests(), []string{"GET " + api + "/tags/a-1.0.0", "POST " + api, "GET " + api + "/tags/a-1.0.0"})
+	if rels := s.Releases(); len(rels) != 1 || len(rels[0].Assets) != 1 || rels[0].Assets[0].Name != "notes.txt" {
+		t.Errorf("the server holds %+v", rels)
 	}
 }

@@ -5,7 +5,9 @@
 // (/OWNER/REPO/releases/download/TAG/NAME under its URL). It keeps
 // the releases and assets it is sent, computes their digests as GitHub
 // does, records every request, and fails the test on any request outside
-// those endpoints or without the token.
+// those endpoints or without the token. Faults stand for GitHub's failures:
+// an error answer or a dropped connection, before the request is carried
+// out or after it (the answer lost).
 package githubtest
 
 import (
@@ -82,6 +84,12 @@ type Fault struct {
 	// Partial, for an upload, leaves a half-uploaded asset behind, as a
 	// connection dropped midway does.
 	Partial bool
+	// After carries the request out first (makes the release, keeps the
+	// asset), then gives the fault's answer: GitHub did the work, and its
+	// answer was lost.
+	After bool
+	// Drop closes the connection instead of answering.
+	Drop bool
 }
 
 // Serve serves the API until the test ends.
@@ -212,9 +220,34 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.fault(w, r.Method, path, r, body) {
+	f, ok := s.fault(r.Method, path, r, body)
+	if !ok {
+		s.handle(w, r, rec, rest, body)
 		return
 	}
+	if f.After {
+		s.handle(httptest.NewRecorder(), r, rec, rest, body)
+	}
+	if f.Drop {
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			s.t.Errorf("%s: dropping the connection: %v", rec, err)
+			return
+		}
+		conn.Close()
+		return
+	}
+	for k, v := range f.Header {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(f.Status)
+	io.WriteString(w, f.Body)
+}
+
+// handle answers a request to the releases of the repository; rest is its
+// path under them.
+func (s *Server) handle(w http.ResponseWriter, r *http.Request, rec, rest string, body []byte) {
 	parts := strings.Split(strings.TrimPrefix(rest, "/"), "/")
 	switch {
 	case r.Method == http.MethodGet && len(parts) == 2 && parts[0] == "tags":
@@ -272,8 +305,9 @@ func (s *Server) unexpected(w http.ResponseWriter, rec string) {
 	s.answer(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
 }
 
-// fault answers with the first fault matching the request, if any.
-func (s *Server) fault(w http.ResponseWriter, method, path string, r *http.Request, body []byte) bool {
+// fault takes the first fault matching the request, if any, and leaves
+// the half-uploaded asset of a Partial one.
+func (s *Server) fault(method, path string, r *http.Request, body []byte) (Fault, bool) {
 	for i, f := range s.faults {
 		if f.Method != method || f.Path != path {
 			continue
@@ -285,15 +319,9 @@ func (s *Server) fault(w http.ResponseWriter, method, path string, r *http.Reque
 				rel.Assets = append(rel.Assets, &Asset{ID: s.id(), Name: r.URL.Query().Get("name"), State: "starter", Data: body[:len(body)/2]})
 			}
 		}
-		for k, v := range f.Header {
-			w.Header().Set(k, v)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(f.Status)
-		io.WriteString(w, f.Body)
-		return true
+		return f, true
 	}
-	return false
+	return Fault{}, false
 }
 
 func (s *Server) create(w http.ResponseWriter, body []byte) {
