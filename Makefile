@@ -53,7 +53,7 @@ export CATALOGIST_HELMDOCS := $(HELMDOCS)
 # Steps of `make check`, in order.
 CHECK_STEPS := tools fmt-check vet build test test-js lint-examples fuzz
 
-.PHONY: build pgo test test-js vet fmt-check lint-examples fuzz tools check check-corpus docs bench bench-lint bench-build bench-launch clean cluster cluster-down
+.PHONY: build pgo test test-js vet fmt-check lint-examples fuzz tools check check-corpus docs bench bench-lint bench-build bench-launch bench-scale clean cluster cluster-down
 
 # The binary is built with profile-guided optimisation from the main jobs'
 # profile (scripts/pgo.sh, make pgo): lint runs about 7% faster. The profile
@@ -163,6 +163,11 @@ bench-lint:
 # 20 times less than the cold build's.
 bench-build:
 	bash scripts/bench-build.sh
+
+# catalogist lint and build of 1,000 and 10,000 small generated charts: time,
+# CPU and peak memory, per chart, and the ratio between the two sizes.
+bench-scale:
+	bash scripts/bench-scale.sh
 
 # Finding one chart's versions in a published 15,000-version index, as the
 # launcher does, against Helm's index loader; fails unless 10 times faster
