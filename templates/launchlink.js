@@ -246,7 +246,13 @@ export function link(target, entries) {
   if (target.version) {
     out += 'version=' + encodeURIComponent(target.version) + '&';
   }
-  out += 'autoLaunch=false';
+  return withEntries(out + 'autoLaunch=false', entries);
+}
+
+// withEntries adds the entries to a link without any (the one the page
+// was built with).
+export function withEntries(base, entries) {
+  let out = base;
   for (const e of entries) {
     out += '&' + paramKey(e.path) + '=' + paramValue(e);
   }

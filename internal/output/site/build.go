@@ -19,6 +19,7 @@ import (
 	"github.com/yuin/goldmark"
 
 	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/model/launchlink"
 	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
@@ -125,6 +126,20 @@ type chartView struct {
 	// the form model `catalogist form` prints; nil for a library chart and
 	// a chart without a schema.
 	FormModel *schema.Description
+	// Launch is the form's link to the platform's launcher, nil when the
+	// catalog names no platform address or the form is not the onyxia
+	// platform's.
+	Launch *launchView
+}
+
+// launchView is the form's link to the platform's launcher: Href opens it
+// with the form's values as computed (no changes), and the page's script
+// adds the changes to it from Target as they are made.
+type launchView struct {
+	// Platform is the platform's name, as the page names it elsewhere.
+	Platform string
+	Href     string
+	Target   launchlink.Target
 }
 
 // optionSection is one top-level option of the options reference: Group is
@@ -476,6 +491,7 @@ func (b *renderer) chartPage(c *Chart) (*pageView, error) {
 		if c.Schema != nil && c.Schema.Platform != nil {
 			cv.Platform = c.Schema.Platform.Name
 		}
+		cv.Launch = b.launch(c, cv)
 	}
 	pv.Chart = cv
 	return pv, nil
