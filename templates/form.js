@@ -512,6 +512,7 @@ function start() {
     launch.setAttribute('href', launchlink.withEntries(launchBase, c.entries));
     if (!launchLeft) { return; }
     const list = launchLeft.querySelector('ul');
+    if (!list) { return; }
     list.textContent = '';
     c.left.forEach(function (o) {
       const li = el('li');

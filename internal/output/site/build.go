@@ -19,7 +19,6 @@ import (
 	"github.com/yuin/goldmark"
 
 	"github.com/catalogist/catalogist/internal/input/catalog"
-	"github.com/catalogist/catalogist/internal/model/launchlink"
 	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
@@ -133,13 +132,12 @@ type chartView struct {
 }
 
 // launchView is the form's link to the platform's launcher: Href opens it
-// with the form's values as computed (no changes), and the page's script
-// adds the changes to it from Target as they are made.
+// with the platform's own values (no change), and the page's script adds
+// the changes to it as they are made.
 type launchView struct {
 	// Platform is the platform's name, as the page names it elsewhere.
 	Platform string
 	Href     string
-	Target   launchlink.Target
 }
 
 // optionSection is one top-level option of the options reference: Group is
