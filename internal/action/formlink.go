@@ -95,7 +95,7 @@ func launchTarget(a *analysis.Chart, ch *formChart) (launchlink.Target, error) {
 		if p != nil {
 			name = "the " + p.Name
 		}
-		return t, fmt.Errorf("--launch-url opens the launcher of the onyxia platform, and %s is read for %s platform: set platform: onyxia in %s, or give --platform onyxia", ch.in.SchemaFile, name, catalog.ConfigFile)
+		return t, fmt.Errorf("--launch-url opens the launcher of the onyxia platform, and %s is read for %s platform: set platform: onyxia in %s, or give --platform onyxia", ch.dir, name, catalog.ConfigFile)
 	}
 	chartFile := filepath.Join(ch.dir, "Chart.yaml")
 	if !exists(chartFile) {
