@@ -248,6 +248,7 @@ func (b *build) siteCatalog(kept map[string]bool, icons []catalog.Icon) (*site.C
 	if cfg := in.catalog.Config; cfg != nil {
 		cat.Name = cmp.Or(cfg.Name, cat.Name)
 		cat.Title, cat.Description, cat.Source = cfg.Title, cfg.Description, cfg.Source
+		cat.PlatformURL, cat.PlatformCatalogID = cfg.PlatformURL, cfg.PlatformCatalogID
 	}
 	cat.Title = cmp.Or(cat.Title, cat.Name)
 	root := in.sourceRoot()

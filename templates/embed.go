@@ -21,7 +21,7 @@
 // options.js (the search and folding groups of a chart page's options
 // reference); copy.js (the copy buttons of every pre.snippet); icons.js
 // (the fallback of remote icons); the form's scripts and stylesheet
-// (form.js, formstate.js, form.css); and default-icon.svg (the icon of a
+// (form.js, formstate.js, launchlink.js, form.css); and default-icon.svg (the icon of a
 // chart without a usable one). Every page works without its scripts: they
 // only add to it. The pages' CSP allows no inline script or style:
 // templates use classes and data attributes only.

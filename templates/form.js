@@ -7,6 +7,7 @@
 // scripts and styles from the site only. Every text goes through
 // textContent.
 import * as fst from './formstate.js';
+import * as launchlink from './launchlink.js';
 
 const root = document.querySelector('[data-form-root]');
 const source = document.getElementById('form-model');
@@ -499,6 +500,29 @@ function start() {
   }
   if (out) { out.hidden = false; }
 
+  // The link to the platform's launcher carries the changes: the build
+  // wrote it without any.
+  const launch = document.querySelector('[data-form-launch]');
+  const launchBase = launch ? launch.getAttribute('href') : '';
+  const launchLeft = document.querySelector('[data-form-launch-left]');
+  const isSecret = launchlink.secrets(launchlink.passwordKeys(model));
+  function refreshLaunch() {
+    if (!launch) { return; }
+    const c = launchlink.changes(state.defaults, state.values, isSecret);
+    launch.setAttribute('href', launchlink.withEntries(launchBase, c.entries));
+    if (!launchLeft) { return; }
+    const list = launchLeft.querySelector('ul');
+    if (!list) { return; }
+    list.textContent = '';
+    c.left.forEach(function (o) {
+      const li = el('li');
+      li.appendChild(el('code', '', o.key));
+      li.appendChild(document.createTextNode(': ' + o.reason));
+      list.appendChild(li);
+    });
+    launchLeft.hidden = c.left.length === 0;
+  }
+
   function refresh() {
     const hidden = new Set(fst.hiddenKeys(t, state.values).map(function (p) { return JSON.stringify(p); }));
     root.querySelectorAll('[data-path]').forEach(function (e) {
@@ -527,6 +551,7 @@ function start() {
     if (count) {
       count.textContent = bad === 0 ? '' : bad + (bad === 1 ? ' value' : ' values') + ' would be refused at launch.';
     }
+    refreshLaunch();
   }
   refresh();
   root.setAttribute('data-form-ready', String(Math.round((performance.now() - began) * 10) / 10));

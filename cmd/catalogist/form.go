@@ -27,11 +27,21 @@ what every deployment provides (the one lint uses). Secrets (password options,
 keys named like token, password or secret, and options pre-filled from such
 context keys) are masked in every format unless --show-secrets is given.
 
+--launch-url prints instead the link that opens the chart's launcher on the
+platform (onyxia) whose address catalog.yaml gives (platformURL and
+platformCatalogID), with the changes the -f values files make to the form's
+values set, and autoLaunch false: the platform shows its form with them,
+and launches nothing until the user confirms. Secrets, and what such a link
+cannot carry (an empty list, a shortened list, a top-level value), are left
+out and named on standard error.
+
 Exit status (docs/exit-codes.md): 0 when the form opens, 1 when it does
-not (everything is still printed), 2 for usage errors and unreadable files.`,
+not (everything is still printed) or when the link leaves out a change
+that is no secret, 2 for usage errors and unreadable files (a catalog.yaml
+without platformURL and platformCatalogID, with --launch-url).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f.Chart, f.Stdout = args[0], cmd.OutOrStdout()
+			f.Chart, f.Stdout, f.Stderr = args[0], cmd.OutOrStdout(), cmd.ErrOrStderr()
 			return f.Run(cmd.Context())
 		},
 	}
@@ -43,5 +53,7 @@ not (everything is still printed), 2 for usage errors and unreadable files.`,
 	addSchemaFlags(fl, &f.Platform, &f.Registries)
 	fl.StringVar(&f.Format, "format", "text", "output format: "+strings.Join(action.FormFormats, ", "))
 	fl.BoolVar(&f.ShowSecrets, "show-secrets", false, "print secrets in clear (they are masked otherwise, in every format)")
+	fl.BoolVar(&f.LaunchURL, "launch-url", false, "print the link to the chart's launcher on the platform of catalog.yaml's platformURL, with the changes of the -f files set")
+	fl.StringArrayVarP(&f.ValueFiles, "values", "f", nil, "values file whose changes to the form's values the launch link carries, merged as helm -f (repeatable; with --launch-url)")
 	return cmd
 }

@@ -40,8 +40,16 @@ type Form struct {
 	Format string
 	// ShowSecrets prints secrets in clear.
 	ShowSecrets bool
+	// LaunchURL prints, instead of the form, the link that opens the
+	// chart's launcher on the platform catalog.yaml names (platformURL,
+	// platformCatalogID), with the changes ValueFiles make to the form's
+	// values set; what the link cannot carry is named on Stderr.
+	LaunchURL bool
+	// ValueFiles are values files, merged as Helm merges -f files, over
+	// the form's values: with LaunchURL only.
+	ValueFiles []string
 
-	Stdout io.Writer
+	Stdout, Stderr io.Writer
 }
 
 // FormFormats are the formats Form writes.
@@ -51,6 +59,9 @@ var FormFormats = []string{"text", "json", "yaml"}
 // a schema file or a package.
 type formChart struct {
 	in analysis.Input
+	// dir is the chart's directory ("" for a package), where its
+	// Chart.yaml is.
+	dir string
 	// cat is the catalog a chart on disk belongs to (its catalog.yaml);
 	// nil for a package.
 	cat *catalog.Catalog
@@ -68,7 +79,13 @@ func (f *Form) Run(ctx context.Context) error {
 	if f.RegionID != "" && f.Region == "" {
 		return Usage(errors.New("--region-id needs --region"))
 	}
-	a, data, contextName, err := f.analyze()
+	if f.LaunchURL && f.Format != "text" {
+		return Usage(errors.New("--launch-url prints a link, not the form: leave out --format"))
+	}
+	if !f.LaunchURL && len(f.ValueFiles) > 0 {
+		return Usage(errors.New("--values gives the changes of a launch link: add --launch-url"))
+	}
+	a, ch, data, contextName, err := f.analyze()
 	if err != nil {
 		return Usage(err)
 	}
@@ -77,6 +94,9 @@ func (f *Form) Run(ctx context.Context) error {
 		form = a.Schemaless()
 	}
 	d := form.Describe()
+	if f.LaunchURL {
+		return f.launchURL(a, ch, d, data)
+	}
 	if !f.ShowSecrets {
 		d = formview.Mask(d, data)
 	}
@@ -110,30 +130,31 @@ func (f *Form) Run(ctx context.Context) error {
 }
 
 // analyze reads the chart and the launch context, and computes the form.
-// It returns the context's data and what to call it.
-func (f *Form) analyze() (*analysis.Chart, map[string]any, string, error) {
+// It returns what the chart was read from, the context's data and what to
+// call it.
+func (f *Form) analyze() (*analysis.Chart, *formChart, map[string]any, string, error) {
 	ov, err := SchemaOverrides(f.ExtensionKey, f.Platform, f.Registries)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, nil, nil, "", err
 	}
 	ch, err := readFormChart(f.Chart)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, nil, nil, "", err
 	}
 	if ch.in.Env, err = formEnv(ov, ch); err != nil {
-		return nil, nil, "", err
+		return nil, nil, nil, "", err
 	}
 	data, contextName := launchcontext.Sample(), "a sample launch context (no --profile)"
 	if f.Profile != "" {
 		if data, err = readProfile(f.Profile); err != nil {
-			return nil, nil, "", err
+			return nil, nil, nil, "", err
 		}
 		contextName = "the launch context " + f.Profile
 	}
 	var reg *region.Region
 	if f.Region != "" {
 		if reg, err = region.Load(f.Region, f.RegionID); err != nil {
-			return nil, nil, "", err
+			return nil, nil, nil, "", err
 		}
 		contextName += ", region " + f.Region
 	}
@@ -143,15 +164,15 @@ func (f *Form) analyze() (*analysis.Chart, map[string]any, string, error) {
 	}
 	a, err := analysis.Analyze(ch.in)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, nil, nil, "", err
 	}
 	if a.SchemaErr != nil {
-		return nil, nil, "", fmt.Errorf("%s:%w; the platform shows no form for a chart whose schema does not parse: correct the JSON there", ch.in.SchemaFile, a.SchemaErr)
+		return nil, nil, nil, "", fmt.Errorf("%s:%w; the platform shows no form for a chart whose schema does not parse: correct the JSON there", ch.in.SchemaFile, a.SchemaErr)
 	}
 	if _, err := a.FormValues(); err != nil {
-		return nil, nil, "", fmt.Errorf("%w; Helm refuses such a chart: correct values.yaml there", err)
+		return nil, nil, nil, "", fmt.Errorf("%w; Helm refuses such a chart: correct values.yaml there", err)
 	}
-	return a, data, contextName, nil
+	return a, ch, data, contextName, nil
 }
 
 // readFormChart reads what CHART names.
@@ -196,7 +217,7 @@ func readSchemaless(dir string) (*formChart, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch := &formChart{cat: cat}
+	ch := &formChart{cat: cat, dir: dir}
 	if p := filepath.Join(dir, "values.yaml"); exists(p) {
 		ch.in.ValuesFile = p
 		if ch.in.Values, err = srcpos.ReadFile(p); err != nil {
@@ -216,7 +237,7 @@ func readChartFiles(schemaFile string) (*formChart, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch := &formChart{in: analysis.Input{SchemaFile: schemaFile}, cat: cat}
+	ch := &formChart{in: analysis.Input{SchemaFile: schemaFile}, cat: cat, dir: filepath.Dir(schemaFile)}
 	if ch.in.Schema, err = srcpos.ReadFile(schemaFile); err != nil {
 		return nil, err
 	}

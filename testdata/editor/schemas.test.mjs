@@ -371,7 +371,7 @@ test('completion offers the keys', async function () {
   const text = ide.withModeline('catalog.schema.json', 'name: ide\n\n');
   list = await ide.complete(ide.doc(catalogYAML, text), { line: 2, character: 0 });
   labels = list.items.map((i) => i.label);
-  for (const k of ['baseURL', 'extensionKey', 'platform', 'sliders', 'lint', 'artifacthub']) {
+  for (const k of ['baseURL', 'extensionKey', 'platform', 'sliders', 'lint', 'artifacthub', 'platformURL', 'platformCatalogID']) {
     assert.ok(labels.includes(k), `no ${k} among ${labels}`);
   }
   assert.ok(!labels.includes('name'), 'name is offered again');

@@ -45,7 +45,12 @@ type Config struct {
 	Lint *LintConfig
 	// ArtifactHub holds the artifacthub: section, nil when absent.
 	ArtifactHub *ArtifactHub
-	Root        *srcpos.Node
+	// PlatformURL is the address of the platform that serves the catalog
+	// (an http(s) URL without credentials, query or fragment), and
+	// PlatformCatalogID the catalog's id there: with both, the chart pages
+	// link to the platform's launcher. Both or neither are set.
+	PlatformURL, PlatformCatalogID string
+	Root                           *srcpos.Node
 }
 
 // Catalog is a directory of charts.
@@ -329,8 +334,19 @@ func ParseConfig(data []byte) (*Config, error) {
 			cfg.ArtifactHub, err = readArtifactHub(m)
 			return err
 		}},
+		srcpos.Field{Key: "platformURL", Read: func(m *srcpos.Node) (err error) {
+			cfg.PlatformURL, err = readPlatformURL(m)
+			return err
+		}},
+		srcpos.Field{Key: "platformCatalogID", Read: func(m *srcpos.Node) (err error) {
+			cfg.PlatformCatalogID, err = readPlatformCatalogID(m)
+			return err
+		}},
 	)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkPlatformPair(root, cfg); err != nil {
 		return nil, err
 	}
 	if cfg.ExtensionKey != "" && !strings.HasPrefix(cfg.ExtensionKey, "x-") {

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -330,4 +331,53 @@ func readOwners(n *srcpos.Node) ([]Owner, error) {
 		out = append(out, o)
 	}
 	return out, nil
+}
+
+// The forms of platformURL and platformCatalogID, as catalog.yaml is
+// checked (and its editor schema checks it): an http(s) address with a
+// host, without user information, query or fragment, since the chart pages
+// add the launcher's path and parameters to it; and an id that is one
+// path segment of the launcher's address as written.
+var (
+	PlatformURLPattern = regexp.MustCompile(`^https?://[^/?#@\s\\:][^/?#@\s\\]*(/[^?#\s\\]*)?$`)
+	CatalogIDPattern   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+)
+
+// userinfo is an address's user information: what comes before an @ in
+// its authority.
+var userinfo = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@`)
+
+func readPlatformURL(n *srcpos.Node) (string, error) {
+	const how = "write the platform's http(s) address, such as platformURL: https://datalab.example.org"
+	if n.Kind != srcpos.String {
+		return "", &srcpos.Error{Pos: n.Pos, Msg: fmt.Sprintf("platformURL is %s: %s", n.Kind.WithArticle(), how)}
+	}
+	if userinfo.MatchString(n.Text) {
+		// The text may hold a password: it is not repeated.
+		return "", &srcpos.Error{Pos: n.Pos, Msg: "platformURL holds a user name or password (user:password@): remove them; the chart pages publish this address in their links, and a link carries no credentials"}
+	}
+	u, err := url.Parse(n.Text)
+	if err != nil || !PlatformURLPattern.MatchString(n.Text) || u.Hostname() == "" {
+		return "", &srcpos.Error{Pos: n.Pos, Msg: fmt.Sprintf("platformURL %s is not the platform's address: %s (http or https, with no query or fragment)", n.Show(), how)}
+	}
+	return n.Text, nil
+}
+
+func readPlatformCatalogID(n *srcpos.Node) (string, error) {
+	if n.Kind != srcpos.String || !CatalogIDPattern.MatchString(n.Text) {
+		return "", &srcpos.Error{Pos: n.Pos, Msg: fmt.Sprintf("platformCatalogID is %s, not a catalog id: write the id the platform's catalogs list gives this catalog (letters, digits, '.', '_' and '-'), such as platformCatalogID: ide", n.Show())}
+	}
+	return n.Text, nil
+}
+
+// checkPlatformPair refuses one of platformURL and platformCatalogID
+// without the other: a launcher's address needs both.
+func checkPlatformPair(root *srcpos.Node, cfg *Config) error {
+	switch {
+	case cfg.PlatformURL != "" && cfg.PlatformCatalogID == "":
+		return &srcpos.Error{Pos: root.Get("platformURL").KeyPos, Msg: "platformURL needs platformCatalogID, the catalog's id on that platform: add platformCatalogID: ide (the id its catalogs list gives this catalog), or remove platformURL"}
+	case cfg.PlatformCatalogID != "" && cfg.PlatformURL == "":
+		return &srcpos.Error{Pos: root.Get("platformCatalogID").KeyPos, Msg: "platformCatalogID needs platformURL, the platform's address: add platformURL: https://datalab.example.org, or remove platformCatalogID"}
+	}
+	return nil
 }

@@ -56,6 +56,15 @@ lint:
 		t.Errorf("ignore 2 = %+v", ig)
 	}
 
+	for _, addr := range []string{"https://datalab.example.org", "http://localhost:3000/", "https://example.org/onyxia", "https://[::1]:8443/a/b/"} {
+		p, err := ParseConfig([]byte("platformURL: " + addr + "\nplatformCatalogID: ide-gpu_2.0\n"))
+		if err != nil {
+			t.Errorf("platformURL %s: %v", addr, err)
+		} else if p.PlatformURL != addr || p.PlatformCatalogID != "ide-gpu_2.0" {
+			t.Errorf("platformURL %s: read %q %q", addr, p.PlatformURL, p.PlatformCatalogID)
+		}
+	}
+
 	one, err := ParseConfig([]byte("schemaRegistry: schemas\nlint:\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -96,6 +105,17 @@ func TestParseConfigErrors(t *testing.T) {
 		{"ignore malformed option glob", "lint:\n  ignore:\n    - option: \"a/[b\"\n", "3:15", []string{`option "a/[b" is malformed`}},
 		{"ignore option with leading slash", "lint:\n  ignore:\n    - option: /resources/limits\n", "3:15", []string{"option paths have no leading slash: write option: resources/limits"}},
 		{"ignore option empty", "lint:\n  ignore:\n    - option: \"\"\n", "3:15", []string{"option must be a non-empty string"}},
+		{"platform address not a string", "platformURL: [x]\nplatformCatalogID: ide\n", "1:14", []string{"platformURL is an array", "platformURL: https://datalab.example.org"}},
+		{"platform address of another scheme", "platformURL: ftp://datalab.example.org\nplatformCatalogID: ide\n", "1:14", []string{`platformURL "ftp://datalab.example.org" is not the platform's address`, "http or https"}},
+		{"platform address without a host", "platformURL: https:///launcher\nplatformCatalogID: ide\n", "1:14", []string{"is not the platform's address"}},
+		{"platform address with a port only", "platformURL: https://:443\nplatformCatalogID: ide\n", "1:14", []string{"is not the platform's address"}},
+		{"platform address with a query", "platformURL: https://datalab.example.org/?a=1\nplatformCatalogID: ide\n", "1:14", []string{"no query or fragment"}},
+		{"platform address with a fragment", "platformURL: https://datalab.example.org/#x\nplatformCatalogID: ide\n", "1:14", []string{"no query or fragment"}},
+		{"platform address with spaces", "platformURL: https://datalab.example.org/a b\nplatformCatalogID: ide\n", "1:14", []string{"is not the platform's address"}},
+		{"platform catalog id with a slash", "platformURL: https://datalab.example.org\nplatformCatalogID: a/b\n", "2:20", []string{`platformCatalogID is "a/b", not a catalog id`, "platformCatalogID: ide"}},
+		{"platform catalog id not a string", "platformURL: https://datalab.example.org\nplatformCatalogID: 1\n", "2:20", []string{"platformCatalogID is 1, not a catalog id"}},
+		{"platform address alone", "name: x\nplatformURL: https://datalab.example.org\n", "2:1", []string{"platformURL needs platformCatalogID", "add platformCatalogID: ide"}},
+		{"platform catalog id alone", "platformCatalogID: ide\n", "1:1", []string{"platformCatalogID needs platformURL", "add platformURL: https://datalab.example.org"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseConfig([]byte(tc.yaml))
@@ -112,6 +132,20 @@ func TestParseConfigErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An address holding credentials is refused without repeating them.
+func TestPlatformURLCredentials(t *testing.T) {
+	for _, addr := range []string{"https://jane:s3cr3t-pw@datalab.example.org", "https://s3cr3t-pw@datalab.example.org/x", "http://jane:s3cr3t-pw@[::1:bad"} {
+		_, err := ParseConfig([]byte("platformURL: " + addr + "\nplatformCatalogID: ide\n"))
+		if err == nil {
+			t.Errorf("%s accepted", addr)
+			continue
+		}
+		if msg := err.Error(); strings.Contains(msg, "s3cr3t") || !strings.Contains(msg, "user name or password") || !strings.HasPrefix(msg, "1:14: ") {
+			t.Errorf("%s: %v", addr, msg)
+		}
 	}
 }
 

@@ -26,6 +26,9 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("lint: {ignore: [{}], rules: [1]}\nplatform: [onyxia]\n"))
 	f.Add([]byte("artifacthub:\n  repositoryID: 5c1e3f0a-8d4b-4c59-9b43-3f3bd1a6e0a2\n  owners:\n    - {name: jane, email: jane@example.org}\n    - email: [x]\n"))
 	f.Add([]byte("artifacthub: {owners: [a, {mail: b}, {}], repositoryId: 1}\n"))
+	f.Add([]byte("platformURL: https://datalab.example.org\nplatformCatalogID: ide\n"))
+	f.Add([]byte("platformURL: https://u:p@x\nplatformCatalogID: [a]\n"))
+	f.Add([]byte("platformCatalogID: ide\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := ParseConfig(data)
 		if err != nil {

@@ -12,18 +12,20 @@ import (
 
 // catalogDocs describes the keys of catalog.yaml, as the README does.
 var catalogDocs = map[string]string{
-	"name":           "The catalog's name, such as ide.",
-	"title":          "The catalog's title, which its site shows.",
-	"description":    "What the catalog holds, which its site shows.",
-	"source":         "The catalog's repository, for the site's contribute links.",
-	"baseURL":        "Where the catalog is published: the address users add the chart repository with.",
-	"extensionKey":   "The schema extension key the catalog's charts use (default x-platform; the onyxia platform's catalogs use x-onyxia).",
-	"iconsDir":       "The catalog's icons directory (default icons), inside the catalog.",
-	"sliders":        "Catalog-level slider bounds, the same shape as a region's: a region's slider configuration of the same name replaces them; without a region, they replace the charts' own.",
-	"platform":       "The platform the catalog targets.",
-	"schemaRegistry": "The platform API's schema registry: a directory, or a list of directories, relative to the catalog, whose .json files overwriteSchemaWith and $ref name.",
-	"lint":           "Lint settings: rules sets a rule's findings to off, warning or error; ignore drops findings.",
-	"artifacthub":    "What catalogist build writes to artifacthub-repo.yml beside index.yaml: the repository's ID on Artifact Hub and the owners who may claim it.",
+	"name":              "The catalog's name, such as ide.",
+	"title":             "The catalog's title, which its site shows.",
+	"description":       "What the catalog holds, which its site shows.",
+	"source":            "The catalog's repository, for the site's contribute links.",
+	"baseURL":           "Where the catalog is published: the address users add the chart repository with.",
+	"extensionKey":      "The schema extension key the catalog's charts use (default x-platform; the onyxia platform's catalogs use x-onyxia).",
+	"iconsDir":          "The catalog's icons directory (default icons), inside the catalog.",
+	"sliders":           "Catalog-level slider bounds, the same shape as a region's: a region's slider configuration of the same name replaces them; without a region, they replace the charts' own.",
+	"platform":          "The platform the catalog targets.",
+	"schemaRegistry":    "The platform API's schema registry: a directory, or a list of directories, relative to the catalog, whose .json files overwriteSchemaWith and $ref name.",
+	"lint":              "Lint settings: rules sets a rule's findings to off, warning or error; ignore drops findings.",
+	"artifacthub":       "What catalogist build writes to artifacthub-repo.yml beside index.yaml: the repository's ID on Artifact Hub and the owners who may claim it.",
+	"platformURL":       "The address of the platform (onyxia) that serves the catalog, such as https://datalab.example.org: with platformCatalogID, each chart page's form opens the chart's launcher there. http or https, without credentials, query or fragment.",
+	"platformCatalogID": "The catalog's id on the platform of platformURL, as its catalogs list it, such as ide.",
 }
 
 // catalogYAML is the schema of catalog.yaml. catalog.ParseConfig refuses
@@ -46,11 +48,18 @@ func catalogYAML(siteURL string) obj {
 		}, catalogDocs["schemaRegistry"]),
 		"lint":        described(lintDef(), catalogDocs["lint"]),
 		"artifacthub": described(artifactHubDef(), catalogDocs["artifacthub"]),
+		"platformURL": described(obj{
+			"type": "string", "pattern": catalog.PlatformURLPattern.String(),
+			"errorMessage": "the platform's http(s) address, without credentials, query or fragment",
+		}, catalogDocs["platformURL"]),
+		"platformCatalogID": described(obj{"type": "string", "pattern": catalog.CatalogIDPattern.String()}, catalogDocs["platformCatalogID"]),
 	}
 	doc := header(siteURL, CatalogName, "catalog.yaml", "A catalog's settings, at its root; every key is optional.")
 	doc["type"] = []any{"object", "null"}
 	doc["properties"] = props
 	doc["additionalProperties"] = false
+	// A launcher's address needs both.
+	doc["dependencies"] = obj{"platformURL": []any{"platformCatalogID"}, "platformCatalogID": []any{"platformURL"}}
 	doc["definitions"] = sliderDefinitions()
 	return doc
 }

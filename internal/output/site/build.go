@@ -125,6 +125,19 @@ type chartView struct {
 	// the form model `catalogist form` prints; nil for a library chart and
 	// a chart without a schema.
 	FormModel *schema.Description
+	// Launch is the form's link to the platform's launcher, nil when the
+	// catalog names no platform address or the form is not the onyxia
+	// platform's.
+	Launch *launchView
+}
+
+// launchView is the form's link to the platform's launcher: Href opens it
+// with the platform's own values (no change), and the page's script adds
+// the changes to it as they are made.
+type launchView struct {
+	// Platform is the platform's name, as the page names it elsewhere.
+	Platform string
+	Href     string
 }
 
 // optionSection is one top-level option of the options reference: Group is
@@ -476,6 +489,7 @@ func (b *renderer) chartPage(c *Chart) (*pageView, error) {
 		if c.Schema != nil && c.Schema.Platform != nil {
 			cv.Platform = c.Schema.Platform.Name
 		}
+		cv.Launch = b.launch(c, cv)
 	}
 	pv.Chart = cv
 	return pv, nil

@@ -3,6 +3,8 @@ package site
 import (
 	"path/filepath"
 
+	"github.com/catalogist/catalogist/internal/input/catalog"
+	"github.com/catalogist/catalogist/internal/model/launchlink"
 	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
@@ -40,4 +42,15 @@ func formModel(c *Chart) *schema.Description {
 		}
 	}
 	return d
+}
+
+// launch is the form's link to the chart's launcher on the platform that
+// serves the catalog: only for the reference platform, whose launcher
+// links are what launchlink writes, and for a form the page shows.
+func (b *renderer) launch(c *Chart, cv *chartView) *launchView {
+	if cv.FormModel == nil || b.cat.PlatformURL == "" || b.cat.PlatformCatalogID == "" || cv.Platform != catalog.PlatformOnyxia {
+		return nil
+	}
+	t := launchlink.Target{URL: b.cat.PlatformURL, CatalogID: b.cat.PlatformCatalogID, Chart: c.Name, Version: cv.Latest}
+	return &launchView{Platform: cv.Platform, Href: t.Link(nil)}
 }

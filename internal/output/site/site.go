@@ -23,7 +23,12 @@ type Catalog struct {
 	// RepoURL is the URL users give `helm repo add`: the published base URL
 	// when known, else a placeholder the pages explain.
 	RepoURL string
-	Charts  []*Chart
+	// PlatformURL and PlatformCatalogID are the platform that serves the
+	// catalog and the catalog's id there (catalog.yaml): with both, each
+	// chart page's form of the onyxia platform opens the chart's launcher
+	// there with the form's changes. Empty: no such link.
+	PlatformURL, PlatformCatalogID string
+	Charts                         []*Chart
 	// Generated is the build time shown in the footer; zero hides it (for
 	// byte-identical rebuilds the builder passes a fixed time).
 	Generated time.Time
