@@ -16,6 +16,9 @@ import (
 // refuse to open); the fields below are the whole of what differs.
 type Platform struct {
 	Name string
+	// Title is the name people know the platform by, as a button says it
+	// ("Open in Onyxia").
+	Title string
 	// ExtKey is the extension key the platform's own catalogs use.
 	ExtKey string
 	// RegionSliders is true when useRegionSliderConfig takes an option's
@@ -36,10 +39,10 @@ type Platform struct {
 // The targets.
 var (
 	// Onyxia is the reference platform as it behaves today.
-	Onyxia = &Platform{Name: catalog.PlatformOnyxia, ExtKey: "x-onyxia"}
+	Onyxia = &Platform{Name: catalog.PlatformOnyxia, Title: "Onyxia", ExtKey: "x-onyxia"}
 	// Catalogist is the extension as this project documents it, with the
 	// seed's region-bounded sliders.
-	Catalogist = &Platform{Name: catalog.PlatformCatalogist, ExtKey: DefaultExtensionKey, RegionSliders: true, StepAndUnitRequired: true, RegionBoundsInContext: true}
+	Catalogist = &Platform{Name: catalog.PlatformCatalogist, Title: "catalogist", ExtKey: DefaultExtensionKey, RegionSliders: true, StepAndUnitRequired: true, RegionBoundsInContext: true}
 )
 
 // platformNamed is the target of each name of catalog.Platforms, nil for

@@ -52,5 +52,5 @@ func (b *renderer) launch(c *Chart, cv *chartView) *launchView {
 		return nil
 	}
 	t := launchlink.Target{URL: b.cat.PlatformURL, CatalogID: b.cat.PlatformCatalogID, Chart: c.Name, Version: cv.Latest}
-	return &launchView{Platform: cv.Platform, Href: t.Link(nil)}
+	return &launchView{Platform: c.Schema.Platform.Title, Href: t.Link(nil)}
 }

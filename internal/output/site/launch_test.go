@@ -74,7 +74,7 @@ func TestLaunchLinkRendered(t *testing.T) {
 	if href, _ := attr(links[0], "href"); href != launchBase {
 		t.Errorf("href %q, want %q", href, launchBase)
 	}
-	if text := strings.TrimSpace(textOf(links[0])); text != "Open in onyxia" {
+	if text := strings.TrimSpace(textOf(links[0])); text != "Open in Onyxia" {
 		t.Errorf("the link says %q", text)
 	}
 	noLink := func(page string) {
