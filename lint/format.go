@@ -187,19 +187,17 @@ func defaultSeverity(rule string) Severity {
 // and a notice counting those left out; then the summary line. Only the
 // findings Result.Annotated accepts are annotated.
 func writeGitHub(w io.Writer, res *Result) error {
-	bw := bufio.NewWriter(w)
+	gl := newGitHubLog(w)
 	for _, g := range groupsOf(res.Findings) {
 		e, wn := (&Result{Findings: g.findings}).Count()
-		command(bw, "group", nil, fmt.Sprintf("%s (%s, %s)", g.title, plural(e, "error"), plural(wn, "warning")))
+		gl.command("group", nil, fmt.Sprintf("%s (%s, %s)", g.title, plural(e, "error"), plural(wn, "warning")))
 		for _, f := range g.findings {
-			line := logEscaper.Replace(fmt.Sprintf("%s:%d:%d: %s: %s [%s]", f.File, f.Line, f.Column, f.Severity, f.Message, f.Rule))
-			// A line starting with :: would be a workflow command.
-			if strings.HasPrefix(line, "::") {
-				line = " " + line
-			}
-			fmt.Fprintln(bw, line)
+			// These lines quote the catalog. In a job step, the step's
+			// Stream keeps the runner from reading a command in them (a
+			// leading space would not: the runner trims it).
+			fmt.Fprintln(gl.text, logEscaper.Replace(fmt.Sprintf("%s:%d:%d: %s: %s [%s]", f.File, f.Line, f.Column, f.Severity, f.Message, f.Rule)))
 		}
-		command(bw, "endgroup", nil, "")
+		gl.command("endgroup", nil, "")
 	}
 
 	var annotated []Finding
@@ -226,7 +224,7 @@ func writeGitHub(w io.Writer, res *Result) error {
 		}
 		shown[f.Severity]++
 		name := map[Severity]string{Error: "error", Warning: "warning", Note: "notice"}[f.Severity]
-		command(bw, name, githubactions.CommandProperties{
+		gl.command(name, githubactions.CommandProperties{
 			"file": filepath.ToSlash(f.File), "line": strconv.Itoa(f.Line), "col": strconv.Itoa(f.Column),
 			"title": "catalogist " + f.Rule,
 		}, f.Message)
@@ -238,28 +236,62 @@ func writeGitHub(w io.Writer, res *Result) error {
 				left = append(left, plural(n, "more "+s.String()))
 			}
 		}
-		command(bw, "notice", githubactions.CommandProperties{"title": "catalogist: more findings than annotations"},
+		gl.command("notice", githubactions.CommandProperties{"title": "catalogist: more findings than annotations"},
 			fmt.Sprintf("%s not annotated: GitHub shows %d annotations of each severity per step. "+
 				"This step's log lists every finding, grouped by chart, and so does its summary.",
 				strings.Join(left, " and "), AnnotationsPerSeverity))
 	}
-	if err := writeSummary(bw, res); err != nil {
+	if err := writeSummary(gl.text, res); err != nil {
 		return err
 	}
-	return bw.Flush()
+	return gl.flush()
 }
 
 // logEscaper keeps a finding on its line of the log: a line break in its
-// message or file name would let the rest pass for a line of its own, or
-// for a workflow command.
+// message or file name would let the rest pass for a line of its own.
 var logEscaper = strings.NewReplacer("\r", `\r`, "\n", `\n`)
 
-// command writes a workflow command, escaped by go-githubactions as the
-// runner expects. Write errors stick to w and surface at its Flush.
-func command(w *bufio.Writer, name string, props githubactions.CommandProperties, message string) {
-	c := githubactions.Command{Name: name, Properties: props, Message: message}
-	w.WriteString(c.String())
-	w.WriteByte('\n')
+// commandWriter is a log that tells workflow commands from text: the
+// Stream a job step's standard output and error are (package workflow),
+// which never lets the runner read text as a command.
+type commandWriter interface{ WriteCommand(line string) error }
+
+// gitHubLog writes the github format: text through a buffer, and commands,
+// escaped by go-githubactions as the runner unescapes them, as commands
+// when w tells them from text. Write errors stick and surface at flush.
+type gitHubLog struct {
+	text *bufio.Writer
+	cw   commandWriter
+	err  error
+}
+
+func newGitHubLog(w io.Writer) *gitHubLog {
+	gl := &gitHubLog{text: bufio.NewWriter(w)}
+	gl.cw, _ = w.(commandWriter)
+	return gl
+}
+
+func (gl *gitHubLog) command(name string, props githubactions.CommandProperties, message string) {
+	line := (&githubactions.Command{Name: name, Properties: props, Message: message}).String()
+	if gl.cw == nil {
+		gl.text.WriteString(line)
+		gl.text.WriteByte('\n')
+		return
+	}
+	// The text before the command comes before it.
+	if err := gl.text.Flush(); err != nil && gl.err == nil {
+		gl.err = err
+	}
+	if err := gl.cw.WriteCommand(line); err != nil && gl.err == nil {
+		gl.err = err
+	}
+}
+
+func (gl *gitHubLog) flush() error {
+	if err := gl.text.Flush(); err != nil && gl.err == nil {
+		gl.err = err
+	}
+	return gl.err
 }
 
 // chartGroup is the findings of one chart, or of one file that belongs to

@@ -12,6 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/catalogist/catalogist/internal/publish/workflow"
 	"github.com/catalogist/catalogist/internal/publish/workflow/workflowtest"
 	"github.com/catalogist/catalogist/lint"
 )
@@ -217,6 +218,66 @@ func TestGitHubCapsAnnotations(t *testing.T) {
 	}
 	if last := plain[len(plain)-1]; last != "3 charts, 17 errors, 14 warnings" {
 		t.Errorf("summary line %q", last)
+	}
+}
+
+// In a job step, where the github format is written to the step's
+// Stream: a finding whose option key, message and file name hold
+// workflow commands (legacy ##[ anywhere, :: after white space, a stop) is
+// shown in the log as it is and read as no command, while catalogist's
+// groups and annotations are all carried out, with messages and file names
+// intact through the runner's unescaping.
+func TestGitHubFormatInAStepLog(t *testing.T) {
+	key := "x ##[error]FORGED ##[add-mask]word"
+	hostile := "https://x/\n::error::forged ##[add-mask]tok [link](javascript:alert(1)) <img src=x>"
+	res := &lint.Result{Charts: 1, Findings: []lint.Finding{
+		{Rule: "option-type", Severity: lint.Error, File: "charts/a/values.schema.json", Line: 3, Column: 5, Chart: "a",
+			Message: fmt.Sprintf("option %q has no type", key)},
+		{Rule: "slider-grid", Severity: lint.Warning, File: "charts/a/##[stop-commands]x,y:z.json", Line: 1, Column: 1, Chart: "a",
+			Message: hostile},
+		{Rule: "option-type", Severity: lint.Note, File: "  ::error::f", Line: 2, Column: 1, Chart: "::warning::chart",
+			Message: "\t::add-mask::word"},
+	}}
+	var buf bytes.Buffer
+	steps := workflow.NewLog()
+	stdout := steps.Stream(&buf)
+	if err := lint.Write(stdout, res, "github"); err != nil {
+		t.Fatal(err)
+	}
+	if err := stdout.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	cmds, plain, err := workflowtest.Commands(buf.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var carried []workflowtest.Command
+	for _, c := range cmds {
+		if c.Name != "stop-commands" && !c.Resume {
+			carried = append(carried, c)
+		}
+	}
+	var names []string
+	for _, c := range carried {
+		names = append(names, c.Name)
+	}
+	if want := []string{"group", "endgroup", "group", "endgroup", "error", "warning", "notice"}; !slices.Equal(names, want) {
+		t.Fatalf("commands carried out %q, want %q:\n%s", names, want, buf.String())
+	}
+	for i, f := range res.Findings {
+		c := carried[4+i]
+		if c.Message != f.Message || c.Properties["file"] != f.File || c.Properties["title"] != "catalogist "+f.Rule || c.Legacy {
+			t.Errorf("annotation %+v, want the message %q at %s", c, f.Message, f.File)
+		}
+	}
+	if carried[0].Message != "a (1 error, 1 warning)" || carried[2].Message != "::warning::chart (0 errors, 0 warnings)" {
+		t.Errorf("groups %q and %q", carried[0].Message, carried[2].Message)
+	}
+	for _, f := range res.Findings {
+		line := fmt.Sprintf("%s:%d:%d: %s: %s [%s]", f.File, f.Line, f.Column, f.Severity, strings.ReplaceAll(f.Message, "\n", `\n`), f.Rule)
+		if !slices.Contains(plain, line) {
+			t.Errorf("the log does not show %q as it is:\n%s", line, strings.Join(plain, "\n"))
+		}
 	}
 }
 

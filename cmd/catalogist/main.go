@@ -4,6 +4,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"log"
 	"log/slog"
 	"os"
 	"runtime/debug"
@@ -11,7 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/catalogist/catalogist/internal/action"
+	"github.com/catalogist/catalogist/internal/base/printable"
 	"github.com/catalogist/catalogist/internal/base/secret"
+	"github.com/catalogist/catalogist/internal/publish/workflow"
 )
 
 func main() {
@@ -36,13 +40,29 @@ func main() {
 }
 
 func run(args []string) int {
+	var stdout, stderr io.Writer = os.Stdout, os.Stderr
+	if os.Getenv("GITHUB_ACTIONS") == "true" {
+		// The runner reads both streams for workflow commands, and what
+		// is printed quotes catalogs and servers: only catalogist's own
+		// commands may be read as such.
+		steps := workflow.NewLog()
+		out, errs := steps.Stream(os.Stdout), steps.Stream(os.Stderr)
+		defer out.Flush()
+		defer errs.Flush()
+		stdout, stderr = out, errs
+		// Helm's warnings, through slog's default logger.
+		log.SetOutput(errs)
+	}
 	root := newRoot()
 	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.Execute()
 	// A URL in a message may come with the credentials of a catalogs
-	// file, a flag or a server; none is printed.
+	// file, a flag or a server; none is printed. Nor is a control
+	// character a catalog or a server put in it.
 	if err != nil && err.Error() != "" {
-		fmt.Fprintln(os.Stderr, "catalogist:", secret.RedactURLs(err.Error()))
+		fmt.Fprintln(stderr, "catalogist:", printable.Lines(secret.RedactURLs(err.Error())))
 	}
 	return action.ExitCode(err)
 }

@@ -10,6 +10,7 @@ import (
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 
 	"github.com/catalogist/catalogist/builder"
+	"github.com/catalogist/catalogist/internal/base/printable"
 	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/internal/input/chartrepo"
 	"github.com/catalogist/catalogist/internal/publish/release"
@@ -39,7 +40,7 @@ func firstPublication(ctx context.Context, pub *release.Publisher, cat *catalog.
 		return inputOrRemote(err)
 	}
 	if tag != "" {
-		return Usage(fmt.Errorf("%s, but %s has released %s before: the index published with it would be dropped; check the address (base_url) or the pages branch", what, repo, tag))
+		return Usage(fmt.Errorf("%s, but %s has released %s before: the index published with it would be dropped; check the address (base_url) or the pages branch", what, repo, printable.Line(tag)))
 	}
 	return nil
 }

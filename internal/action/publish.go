@@ -17,6 +17,7 @@ import (
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 
 	"github.com/catalogist/catalogist/builder"
+	"github.com/catalogist/catalogist/internal/base/printable"
 	"github.com/catalogist/catalogist/internal/base/progress"
 	"github.com/catalogist/catalogist/internal/base/secret"
 	"github.com/catalogist/catalogist/internal/input/catalog"
@@ -268,7 +269,8 @@ func (p *publication) release(ctx context.Context) ([]release.Outcome, error) {
 	outs, err := p.pub.Run(ctx, charts)
 	p.task.Finish()
 	for _, o := range outs {
-		fmt.Fprintf(p.Stdout, "%-8s %s %s  %s\n", o.Status, o.Name, o.Version, o.ReleaseURL)
+		// The address is GitHub's.
+		fmt.Fprintf(p.Stdout, "%-8s %s %s  %s\n", o.Status, printable.Line(o.Name), printable.Line(o.Version), printable.Line(o.ReleaseURL))
 	}
 	if err == nil {
 		return outs, nil
@@ -390,23 +392,23 @@ func releasable(out string, cat *catalog.Catalog, made []madeVersion) ([]release
 	return charts, nil
 }
 
-// publishSummary is the step summary's table of what was published.
+// publishSummary is the step summary's table of what was published. The
+// release pages are GitHub's addresses, linked only when they are web
+// addresses; every text is escaped, so that none is read as Markdown.
 func publishSummary(outs []release.Outcome, indexURL, where string) string {
 	var b strings.Builder
 	b.WriteString("### catalogist publish\n\n")
 	if len(outs) > 0 {
 		b.WriteString("| Chart | Version | Release | Status |\n|---|---|---|---|\n")
 		for _, o := range outs {
-			fmt.Fprintf(&b, "| %s | %s | [%s](%s) | %s |\n", cell(o.Name), cell(o.Version), cell(o.Tag), o.ReleaseURL, o.Status)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", workflow.Text(o.Name), workflow.Text(o.Version),
+				workflow.Link(o.Tag, o.ReleaseURL), workflow.Text(string(o.Status)))
 		}
 		b.WriteString("\n")
 	}
 	if indexURL != "" {
-		fmt.Fprintf(&b, "Index: %s  \n", indexURL)
+		fmt.Fprintf(&b, "Index: %s  \n", workflow.Link(indexURL, indexURL))
 	}
-	fmt.Fprintf(&b, "Pages: %s.\n", where)
+	fmt.Fprintf(&b, "Pages: %s.\n", workflow.Text(where))
 	return b.String()
 }
-
-// cell keeps a text from ending a table cell or starting markup.
-var cell = strings.NewReplacer("|", `\|`, "[", `\[`, "]", `\]`, "\n", " ").Replace

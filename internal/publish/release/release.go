@@ -168,7 +168,10 @@ const (
 type Outcome struct {
 	Name, Version, Tag string
 	Status             Status
-	// ReleaseURL is the release's page; AssetURL the package's download.
+	// ReleaseURL is the release's page; AssetURL the package's download:
+	// the addresses GitHub answered with, scrubbed of secrets, when they
+	// are on the instance's web host, else the addresses GitHub gives
+	// them (pageURL).
 	ReleaseURL, AssetURL string
 }
 
@@ -204,7 +207,7 @@ type step struct {
 // those of the versions done when it returns, an error or not.
 func (p *Publisher) Run(ctx context.Context, charts []Chart) ([]Outcome, error) {
 	outs, err := p.run(ctx, charts)
-	return outs, p.secrets.Err(err)
+	return outs, p.serverErr(err)
 }
 
 func (p *Publisher) run(ctx context.Context, charts []Chart) ([]Outcome, error) {
@@ -241,6 +244,7 @@ func (p *Publisher) run(ctx context.Context, charts []Chart) ([]Outcome, error) 
 		if err != nil {
 			return outs, err
 		}
+		p.cleanOutcome(&o, s.asset)
 		if p.cfg.Done != nil {
 			p.cfg.Done(o, p.cfg.Now().Sub(begin))
 		}
@@ -612,7 +616,7 @@ func (p *Publisher) ChartRelease(ctx context.Context, charts []string) (string, 
 			return err
 		}, nil)
 		if err != nil {
-			return "", p.explain(err)
+			return "", p.serverErr(p.explain(err))
 		}
 		for _, r := range page {
 			if tag := r.GetTagName(); isChartTag(tag, charts) {

@@ -45,7 +45,7 @@ func (p *Publisher) retry(ctx context.Context, what string, op func() error, bef
 			return fmt.Errorf("%s: %w: GitHub asks to wait %s before trying again, more than %s: publish again later", what, err, wait.Round(time.Second), p.cfg.MaxWait)
 		}
 		fmt.Fprintf(p.cfg.Log, "%s: %s; trying again in %s (attempt %d of %d)\n",
-			what, p.secrets.Scrub(err.Error()), wait.Round(time.Millisecond), attempt+1, p.cfg.Attempts)
+			what, p.serverText(err.Error()), wait.Round(time.Millisecond), attempt+1, p.cfg.Attempts)
 		if err := p.cfg.Sleep(ctx, wait); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}

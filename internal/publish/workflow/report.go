@@ -3,12 +3,15 @@ package workflow
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/catalogist/catalogist/internal/base/printable"
 	"github.com/catalogist/catalogist/lint"
 )
 
@@ -218,6 +221,69 @@ var cellEscaper = strings.NewReplacer(
 
 func escape(s string) string { return cellEscaper.Replace(s) }
 
+// Text returns a text from a catalog or a server as a step summary's
+// Markdown shows it, in a table cell or a paragraph: what would start
+// markup or end the cell is escaped, and line breaks become <br>.
+func Text(s string) string { return escape(s) }
+
+// Link returns a Markdown link with text as its text (escaped as Text
+// escapes it) to rawURL, when rawURL is an http or https address with
+// nothing a reader could take for more (no credentials, space, backslash
+// or control character); its characters that Markdown or a table would
+// read are percent-encoded or escaped. Any other address is no link: the
+// text alone is returned.
+func Link(text, rawURL string) string {
+	dest, ok := linkDestination(rawURL)
+	if !ok {
+		return escape(text)
+	}
+	return "[" + escape(text) + "](" + dest + ")"
+}
+
+// hostPort is a host as a link may name it: a name or an IPv4 address,
+// and a port.
+var hostPort = regexp.MustCompile(`^[A-Za-z0-9.-]+(:[0-9]+)?$`)
+
+// destEscaper encodes, in a link destination after its host, what could
+// end the destination or start other markup: parentheses, angle brackets,
+// brackets, backticks, quotes, the table's pipe; and escapes the
+// ampersand, which would start a character reference.
+var destEscaper = strings.NewReplacer("(", "%28", ")", "%29", "<", "%3C", ">", "%3E", "[", "%5B", "]", "%5D",
+	"`", "%60", `"`, "%22", "'", "%27", "|", "%7C", "&", `\&`)
+
+func linkDestination(raw string) (string, bool) {
+	if raw == "" || strings.ContainsAny(raw, " \\") || printable.Line(raw) != raw {
+		return "", false
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.User != nil || u.Opaque != "" || !hostPort.MatchString(u.Host) {
+		return "", false
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" {
+		return "", false
+	}
+	rest := strings.TrimPrefix(u.String(), u.Scheme+"://"+u.Host)
+	return scheme + "://" + u.Host + destEscaper.Replace(rest), true
+}
+
+// codeBlock returns s as a fenced code block, which shows every line of it
+// as it is: no markup, link or HTML; its fence is longer than any run of
+// backticks in it, so no line of it can close the block.
+func codeBlock(s string) string {
+	n, run := 3, 0
+	for _, c := range s {
+		if c == '`' {
+			run++
+			n = max(n, run+1)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", n)
+	return fence + "text\n" + printable.Lines(s) + "\n" + fence + "\n"
+}
+
 func count(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
@@ -230,7 +296,8 @@ func seconds(d time.Duration) string {
 }
 
 // ReportFailure appends to the step summary that a command failed, and
-// why.
+// why: the message, which may quote a catalog or a server, in a code
+// block, so that none of it is read as Markdown.
 func (r *Run) ReportFailure(command, message string) error {
-	return r.AddSummary(fmt.Sprintf("### catalogist %s\n\n**Failed:** %s\n", command, escape(message)))
+	return r.AddSummary(fmt.Sprintf("### catalogist %s\n\n**Failed:**\n\n%s", command, codeBlock(message)))
 }

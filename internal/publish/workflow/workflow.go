@@ -30,9 +30,11 @@ func Detect(w io.Writer) *Run {
 	return New(w, os.Getenv)
 }
 
-// New returns a step that reads its environment through getenv.
+// New returns a step that reads its environment through getenv. Its
+// commands are written to w as commands: w is the step's Stream, or a
+// writer that takes commands as lines.
 func New(w io.Writer, getenv func(string) string) *Run {
-	return &Run{a: githubactions.New(githubactions.WithWriter(w), githubactions.WithGetenv(getenv)), getenv: getenv}
+	return &Run{a: githubactions.New(githubactions.WithWriter(commandWriter{w}), githubactions.WithGetenv(getenv)), getenv: getenv}
 }
 
 // Input returns the action input name (snake_case), trimmed: the variable

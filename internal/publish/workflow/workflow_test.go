@@ -279,7 +279,7 @@ func TestReportBuild(t *testing.T) {
 	if err := s.run.ReportFailure("build", "lint found 2 error(s) | see <the log>"); err != nil {
 		t.Fatal(err)
 	}
-	if sum := s.summaryText(t); !strings.Contains(sum, "**Failed:** lint found 2 error(s) \\| see &lt;the log&gt;") {
+	if sum := s.summaryText(t); !strings.Contains(sum, "**Failed:**\n\n```text\nlint found 2 error(s) | see <the log>\n```\n") {
 		t.Errorf("failure summary:\n%s", sum)
 	}
 }
