@@ -362,6 +362,11 @@ function start() {
         const ip = path.concat([String(i)]);
         if (items) {
           if (items.widget === 'group') {
+            // What is refused of the item itself (a property it lacks)
+            // shows under its heading; its fields' own refusals beside
+            // them.
+            item.setAttribute('data-key', fst.dotted(ip));
+            errorSlot(item, id + '-' + i);
             t.children(items).forEach(function (ch) {
               renderField(ch, ip.concat([ch.key[ch.key.length - 1]]), item);
             });
@@ -389,12 +394,37 @@ function start() {
     parent.appendChild(box);
   }
 
+  // showError shows the refusal of a box's value in its slot, and marks
+  // its own controls (not those of the fields inside it) invalid; false
+  // when the box has no slot.
   function showError(box, msg) {
     const slot = box.querySelector(':scope > .field-error');
-    if (!slot) { return; }
+    if (!slot) { return false; }
     slot.textContent = msg;
     slot.hidden = msg === '';
     box.classList.toggle('field-invalid', msg !== '');
+    box.querySelectorAll(':scope > input, :scope > select, :scope > textarea, :scope > .slider > input').forEach(function (c) {
+      if (msg) { c.setAttribute('aria-invalid', 'true'); } else { c.removeAttribute('aria-invalid'); }
+    });
+    return true;
+  }
+
+  // keyLabel names a value by its fields' labels, an item by its number
+  // as the list labels it (Volumes 2 › Name), for a refusal shown away
+  // from its field.
+  function keyLabel(key) {
+    const path = key.split(/(?<!\\)\./).map(function (k) { return k.split('\\.').join('.'); });
+    const okey = fst.optionKey(path);
+    const parts = [];
+    for (let i = 0; i < path.length; i++) {
+      if (okey[i] === fst.ITEMS && parts.length > 0) {
+        parts[parts.length - 1] += ' ' + (Number(path[i]) + 1);
+        continue;
+      }
+      const o = t.option(okey.slice(0, i + 1));
+      parts.push(o ? label(o) : path[i]);
+    }
+    return parts.join(' › ');
   }
 
   // Tabs: the top-level groups, as in the platform; top-level fields that
@@ -477,6 +507,10 @@ function start() {
   const out = document.querySelector('[data-form-output]');
   const yaml = document.querySelector('[data-form-yaml]');
   const count = document.querySelector('[data-form-count]');
+  // The refusals of values no field shows (hidden, yet sent), named.
+  const elsewhere = el('ul', 'form-elsewhere');
+  elsewhere.hidden = true;
+  if (count) { count.after(elsewhere); }
   const modes = Array.prototype.slice.call(document.querySelectorAll('[data-form-mode]'));
   modes.forEach(function (b) {
     b.addEventListener('click', function () {
@@ -512,13 +546,31 @@ function start() {
       select(next(current, 1));
     }
     const errors = fst.check(t, model, state.values);
-    let bad = 0;
+    // Each refused value counts once, wherever it shows: a range's down
+    // end is keyed on its box and on its end.
+    const shown = new Set();
     root.querySelectorAll('[data-key]').forEach(function (e) {
       if (e.classList.contains('field-unparsed')) { return; }
-      const msg = errors[e.getAttribute('data-key')] || '';
-      if (msg) { bad++; }
-      showError(e, msg);
+      const key = e.getAttribute('data-key');
+      const msg = errors[key] || '';
+      // A field the form's conditions hide keeps its slot, but the
+      // refusal is listed apart: nobody sees that field. (One in another
+      // tab is there when the tab is opened.)
+      const where = e.closest('[data-path]');
+      if (showError(e, msg) && msg && !(where && where.hidden)) {
+        shown.add(key);
+      }
     });
+    const keys = Object.keys(errors);
+    const bad = keys.length;
+    elsewhere.textContent = '';
+    keys.filter(function (k) { return !shown.has(k); }).sort().forEach(function (k) {
+      const li = el('li');
+      li.appendChild(el('strong', '', keyLabel(k)));
+      li.appendChild(document.createTextNode(' (not shown): ' + errors[k]));
+      elsewhere.appendChild(li);
+    });
+    elsewhere.hidden = elsewhere.childNodes.length === 0;
     const doc = state.full ? state.values : fst.changes(state.defaults, state.values);
     if (yaml) { yaml.textContent = fst.toYAML(doc); }
     modes.forEach(function (b) {
