@@ -31,6 +31,8 @@ function start() {
   const defaults = fst.clone(model.values);
   const state = { model: model, t: t, values: fst.clone(model.values), defaults: defaults, full: false };
   const pairs = pairRanges(model);
+  // The options the page cannot give a value for want of a profile.
+  const needs = new Set((model.profile || []).map(function (x) { return JSON.stringify(x.key); }));
   let n = 0;
   const nextID = function () { n++; return 'form-f' + n; };
 
@@ -65,6 +67,8 @@ function start() {
     if (c.missing && c.missing.length > 0) {
       p.appendChild(document.createTextNode('; falls back to the default on the ' + model.platform +
         ' platform, whose launch context has no ' + c.missing.join(', ')));
+    } else if (needs.has(JSON.stringify(o.key))) {
+      p.appendChild(document.createTextNode(' when you launch: the platform fills it from your profile. Without one, this page has no value for it'));
     } else if (!c.resolved) {
       p.appendChild(document.createTextNode(' when the user\'s profile has it; the default otherwise'));
     }

@@ -19,7 +19,6 @@ import (
 	"github.com/yuin/goldmark"
 
 	"github.com/catalogist/catalogist/internal/input/catalog"
-	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // The view types below are what templates see. Every string is plain text
@@ -122,9 +121,9 @@ type chartView struct {
 	Values    string
 	ValuesCut bool
 	// FormModel is what the live form of the page ("chart-form") renders:
-	// the form model `catalogist form` prints; nil for a library chart and
-	// a chart without a schema.
-	FormModel *schema.Description
+	// the form model `catalogist form` prints, judged as lint judges it;
+	// nil for a library chart and a chart without a schema.
+	FormModel *pageForm
 }
 
 // optionSection is one top-level option of the options reference: Group is

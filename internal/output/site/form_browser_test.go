@@ -127,4 +127,18 @@ func TestFormRefusalsInBrowser(t *testing.T) {
 		t.Errorf("script errors: %v", errs)
 	}
 
+	// A hostname only a launch context fills: the page says so at the
+	// field, and refuses nothing.
+	dir = render(t, &Catalog{Name: "verdicts", Charts: verdictCharts(t)}, Options{})
+	base = browsertest.Serve(t, dir)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/charts/profile/index.html"), chromedp.WaitVisible(chromedp.CSS(`[data-form-ready]`))); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := text(`[data-key="host"] .field-note`), "Pre-filled from project.id, k8s.domain when you launch: the platform fills it from your profile. Without one, this page has no value for it"; got != want {
+		t.Errorf("the hostname's note says %q, want %q", got, want)
+	}
+	count("")
+	if errs := browsertest.Errors(ctx); len(errs) > 0 {
+		t.Errorf("script errors: %v", errs)
+	}
 }
