@@ -31,7 +31,10 @@ function start() {
   const defaults = fst.clone(model.values);
   const state = { model: model, t: t, values: fst.clone(model.values), defaults: defaults, full: false };
   const pairs = pairRanges(model);
-  // The options the page cannot give a value for want of a profile.
+  // What the visitor's profile fills at launch: left out of the full
+  // document while unchanged, and the options the page cannot give a
+  // value (model.profile) said to be the profile's.
+  const profile = model.prefilled || [];
   const needs = new Set((model.profile || []).map(function (x) { return JSON.stringify(x.key); }));
   let n = 0;
   const nextID = function () { n++; return 'form-f' + n; };
@@ -536,6 +539,10 @@ function start() {
     });
   }
   if (out) { out.hidden = false; }
+  // Says what the full document leaves to the profile, when it does.
+  const fullNote = el('p', 'field-note');
+  fullNote.hidden = true;
+  if (modes.length > 0) { modes[0].parentNode.after(fullNote); }
 
   function refresh() {
     const hidden = new Set(fst.hiddenKeys(t, state.values).map(function (p) { return JSON.stringify(p); }));
@@ -575,8 +582,12 @@ function start() {
       elsewhere.appendChild(li);
     });
     elsewhere.hidden = elsewhere.childNodes.length === 0;
-    const doc = state.full ? state.values : fst.changes(state.defaults, state.values);
+    const doc = state.full ? fst.fullDocument(state.defaults, state.values, profile) : fst.changes(state.defaults, state.values);
     if (yaml) { yaml.textContent = fst.toYAML(doc); }
+    const left = state.full ? profile.filter(function (k) { return fst.lookup(state.values, k)[1] && !fst.lookup(doc, k)[1]; }) : [];
+    fullNote.hidden = left.length === 0;
+    fullNote.textContent = left.length === 0 ? '' : 'Left out, as your profile fills them: ' + left.map(fst.dotted).join(', ') +
+      '. Given to launch, they would replace your profile\'s; helm install takes the chart\'s values.yaml for them.';
     modes.forEach(function (b) {
       b.setAttribute('aria-pressed', (b.getAttribute('data-form-mode') === 'full') === state.full ? 'true' : 'false');
     });

@@ -549,6 +549,34 @@ export function changes(defaults, values) {
   return out;
 }
 
+// fullDocument is the values document a visitor takes away: every value
+// but those at keys (the model's prefilled: what the launch context fills
+// where the page's does not) that still hold the page's default, which
+// given to launch would overwrite what the profile fills, and given to
+// helm install would repeat the chart's defaults; an object they leave
+// empty goes with them. A value the visitor set stays.
+export function fullDocument(defaults, values, keys) {
+  const out = clone(values);
+  for (const key of keys) {
+    const [v, ok] = lookup(out, key);
+    const [d, hasDefault] = lookup(defaults, key);
+    if (!ok || !hasDefault || !equal(v, d)) {
+      continue;
+    }
+    for (let n = key.length; n > 0; n--) {
+      const [parent] = lookup(out, key.slice(0, n - 1));
+      if (!isObject(parent)) {
+        break;
+      }
+      delete parent[key[n - 1]];
+      if (Object.keys(parent).length > 0 || n === 1) {
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 export function clone(v) {
   return v === undefined ? undefined : JSON.parse(JSON.stringify(v));
 }

@@ -15,6 +15,10 @@ import (
 type pageForm struct {
 	*schema.Description
 	Profile []profileNeed `json:"profile,omitempty"`
+	// Prefilled are the keys of the options the launch context fills
+	// where the page's context does not (see prefilled): the full
+	// document leaves them to it.
+	Prefilled [][]string `json:"prefilled,omitempty"`
 }
 
 // profileNeed is an option the page leaves without a value, and the form
@@ -53,7 +57,7 @@ func formModel(c *Chart) *pageForm {
 		form = schema.Compute(c.Schema, nil, nil)
 	}
 	d := form.Describe()
-	pf := &pageForm{Description: d}
+	pf := &pageForm{Description: d, Prefilled: prefilled(d)}
 	if c.Verdict != nil && c.Verdict != form {
 		pf.Profile = profileNeeds(c, d, c.Verdict)
 		d.Opens, d.Failures, d.Shapes = c.Verdict.Verdict()
@@ -111,6 +115,28 @@ func profileNeeds(c *Chart, d *schema.Description, verdict *schema.Form) []profi
 			n.Text = "needs your profile's " + andList(n.Paths) + "; the platform fills it when you launch"
 		}
 		out = append(out, n)
+	}
+	return out
+}
+
+// prefilled are the options whose value a user's launch context fills
+// where the page's context does not: pre-filled (overwriteDefaultWith) from
+// a path the platform's context has, unresolved on the page. The page shows
+// a placeholder there (git.name ""). Not the region's paths: the page shows
+// the build's region's values, or the chart's defaults without one, as
+// launching with them gives.
+func prefilled(d *schema.Description) [][]string {
+	var out [][]string
+	for _, o := range d.Options {
+		c := o.Context
+		if c == nil || c.Resolved || slices.Contains(o.Key, schema.ItemsKey) || o.Check == nil || o.Check.Const {
+			continue
+		}
+		if slices.ContainsFunc(c.Paths, func(p string) bool {
+			return !slices.Contains(c.Missing, p) && !strings.HasPrefix(p, "region.")
+		}) {
+			out = append(out, o.Key)
+		}
 	}
 	return out
 }

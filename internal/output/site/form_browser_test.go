@@ -1,6 +1,7 @@
 package site
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -128,7 +129,8 @@ func TestFormRefusalsInBrowser(t *testing.T) {
 	}
 
 	// A hostname only a launch context fills: the page says so at the
-	// field, and refuses nothing.
+	// field, refuses nothing, and its full document leaves the hostname
+	// and the git name to the profile (git, emptied, goes too), saying so.
 	dir = render(t, &Catalog{Name: "verdicts", Charts: verdictCharts(t)}, Options{})
 	base = browsertest.Serve(t, dir)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/charts/profile/index.html"), chromedp.WaitVisible(chromedp.CSS(`[data-form-ready]`))); err != nil {
@@ -138,6 +140,13 @@ func TestFormRefusalsInBrowser(t *testing.T) {
 		t.Errorf("the hostname's note says %q, want %q", got, want)
 	}
 	count("")
+	click(`[data-form-mode="full"]`)
+	if got, want := text(`[data-form-yaml]`), "{}\n"; got != want {
+		t.Errorf("the full document is %q, want %q", got, want)
+	}
+	if got := text(`.form-modes + .field-note`); !strings.HasPrefix(got, "Left out, as your profile fills them: git.name.") {
+		t.Errorf("the full document's note says %q", got)
+	}
 	if errs := browsertest.Errors(ctx); len(errs) > 0 {
 		t.Errorf("script errors: %v", errs)
 	}

@@ -3,6 +3,7 @@ package site
 import (
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/catalogist/catalogist/internal/input/region"
 	"github.com/catalogist/catalogist/internal/model/launchcontext"
 	"github.com/catalogist/catalogist/internal/model/schema"
 )
@@ -83,9 +85,10 @@ func TestFormVerdict(t *testing.T) {
 				t.Fatal("no form model")
 			}
 			var model struct {
-				Opens   bool
-				Values  map[string]any
-				Profile []profileNeed
+				Opens     bool
+				Values    map[string]any
+				Profile   []profileNeed
+				Prefilled [][]string
 			}
 			if err := json.Unmarshal(m[1], &model); err != nil {
 				t.Fatal(err)
@@ -101,7 +104,41 @@ func TestFormVerdict(t *testing.T) {
 				if n := model.Profile[0]; !slices.Equal(n.Key, []string{"host"}) || !slices.Equal(n.Paths, []string{"project.id", "k8s.domain"}) {
 					t.Errorf("profile need %+v", n)
 				}
+				if want := [][]string{{"host"}, {"git", "name"}}; !reflect.DeepEqual(model.Prefilled, want) {
+					t.Errorf("prefilled %q, want %q", model.Prefilled, want)
+				}
 			}
 		})
+	}
+}
+
+// The full document leaves to a user's launch context what it fills and
+// the page's does not: a profile's values; never a path the platform's
+// context lacks, nor the region's, with a region or without (the page
+// shows the values launching with them gives), nor a const, nor an item's.
+func TestPrefilled(t *testing.T) {
+	s := parseSchema(t, `{"type": "object", "properties": {
+	  "name": {"type": "string", "default": "", "x-platform": {"overwriteDefaultWith": "git.name"}},
+	  "cpu": {"type": "string", "default": "1000m", "x-platform": {"overwriteDefaultWith": "region.resources.cpuLimit"}},
+	  "gpu": {"type": "string", "default": "0", "x-platform": {"overwriteDefaultWith": "region.resources.gpu"}},
+	  "odd": {"type": "string", "default": "", "x-platform": {"overwriteDefaultWith": "nowhere.known"}},
+	  "fixed": {"type": "string", "const": "x", "x-platform": {"overwriteDefaultWith": "git.email"}},
+	  "items": {"type": "array", "default": [], "items": {"type": "object", "properties": {
+	    "who": {"type": "string", "default": "", "x-platform": {"overwriteDefaultWith": "user.idep"}}}}}}}`)
+	reg, err := region.Parse([]byte("resources: {cpuLimit: 2000m}\n"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		reg  *region.Region
+		want [][]string
+	}{
+		{nil, [][]string{{"name"}}},
+		{reg, [][]string{{"name"}}},
+	} {
+		got := formModel(&Chart{Schema: s, Form: schema.Compute(s, schema.NewContext(nil, c.reg, nil, ""), nil)}).Prefilled
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("with region %v: prefilled %q, want %q", c.reg != nil, got, c.want)
+		}
 	}
 }
