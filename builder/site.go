@@ -307,7 +307,7 @@ func (b *build) siteChart(ch *Chart, icon catalog.Icon, root string, withPage bo
 	if p.err != nil {
 		return nil, p.err
 	}
-	sc.README, sc.Values, sc.Changes, sc.Schema, sc.Form = p.readme, p.values, p.changes, p.schema, p.form
+	sc.README, sc.Values, sc.Changes, sc.Schema, sc.Form, sc.Verdict = p.readme, p.values, p.changes, p.schema, p.form, p.verdict
 	return sc, nil
 }
 
@@ -319,6 +319,7 @@ type pageSources struct {
 	changes []site.Change
 	schema  *schema.Schema
 	form    *schema.Form
+	verdict *schema.Form
 	err     error
 }
 
@@ -379,9 +380,10 @@ func (in *inputs) readPage(ch *Chart, analyses map[*catalog.Chart]*analysis.Char
 	if ch.Src.SchemaFile == "" || isLibrary(ch.Meta) {
 		return p
 	}
-	// The page shows the form as a user without a profile sees it, from
-	// the chart as lint analysed it when this build linted it.
-	ctx := schema.CatalogContext(nil, in.region, in.catalog)
+	// The page shows the form as a user without a profile sees it, and
+	// says whether it opens as lint does: in the sample context every
+	// deployment provides, with the region. The chart as lint analysed it,
+	// when this build linted it, has that form already.
 	a := analyses[ch.Src]
 	if a == nil {
 		env, err := in.env()
@@ -389,7 +391,7 @@ func (in *inputs) readPage(ch *Chart, analyses map[*catalog.Chart]*analysis.Char
 			p.err = err
 			return p
 		}
-		if a, err = analysis.Load(in.catalog, ch.Src, env, ctx, nil); err != nil {
+		if a, err = analysis.Load(in.catalog, ch.Src, env, schema.SampleContext(in.region, in.catalog), nil); err != nil {
 			p.err = err
 			return p
 		}
@@ -398,7 +400,7 @@ func (in *inputs) readPage(ch *Chart, analyses map[*catalog.Chart]*analysis.Char
 		p.err = fmt.Errorf("%s: %w", ch.Src.SchemaFile, a.SchemaErr)
 		return p
 	}
-	p.schema, p.form = a.Schema, a.FormIn(ctx)
+	p.schema, p.form, p.verdict = a.Schema, a.FormIn(schema.CatalogContext(nil, in.region, in.catalog)), a.Form
 	return p
 }
 

@@ -32,6 +32,11 @@ function start() {
   const defaults = fst.clone(model.values);
   const state = { model: model, t: t, values: fst.clone(model.values), defaults: defaults, full: false };
   const pairs = pairRanges(model);
+  // What the visitor's profile fills at launch: left out of the full
+  // document while unchanged, and the options the page cannot give a
+  // value (model.profile) said to be the profile's.
+  const profile = model.prefilled || [];
+  const needs = new Set((model.profile || []).map(function (x) { return JSON.stringify(x.key); }));
   let n = 0;
   const nextID = function () { n++; return 'form-f' + n; };
 
@@ -66,6 +71,8 @@ function start() {
     if (c.missing && c.missing.length > 0) {
       p.appendChild(document.createTextNode('; falls back to the default on the ' + model.platform +
         ' platform, whose launch context has no ' + c.missing.join(', ')));
+    } else if (needs.has(JSON.stringify(o.key))) {
+      p.appendChild(document.createTextNode(' when you launch: the platform fills it from your profile. Without one, this page has no value for it'));
     } else if (!c.resolved) {
       p.appendChild(document.createTextNode(' when the user\'s profile has it; the default otherwise'));
     }
@@ -363,6 +370,11 @@ function start() {
         const ip = path.concat([String(i)]);
         if (items) {
           if (items.widget === 'group') {
+            // What is refused of the item itself (a property it lacks)
+            // shows under its heading; its fields' own refusals beside
+            // them.
+            item.setAttribute('data-key', fst.dotted(ip));
+            errorSlot(item, id + '-' + i);
             t.children(items).forEach(function (ch) {
               renderField(ch, ip.concat([ch.key[ch.key.length - 1]]), item);
             });
@@ -390,12 +402,37 @@ function start() {
     parent.appendChild(box);
   }
 
+  // showError shows the refusal of a box's value in its slot, and marks
+  // its own controls (not those of the fields inside it) invalid; false
+  // when the box has no slot.
   function showError(box, msg) {
     const slot = box.querySelector(':scope > .field-error');
-    if (!slot) { return; }
+    if (!slot) { return false; }
     slot.textContent = msg;
     slot.hidden = msg === '';
     box.classList.toggle('field-invalid', msg !== '');
+    box.querySelectorAll(':scope > input, :scope > select, :scope > textarea, :scope > .slider > input').forEach(function (c) {
+      if (msg) { c.setAttribute('aria-invalid', 'true'); } else { c.removeAttribute('aria-invalid'); }
+    });
+    return true;
+  }
+
+  // keyLabel names a value by its fields' labels, an item by its number
+  // as the list labels it (Volumes 2 › Name), for a refusal shown away
+  // from its field.
+  function keyLabel(key) {
+    const path = key.split(/(?<!\\)\./).map(function (k) { return k.split('\\.').join('.'); });
+    const okey = fst.optionKey(path);
+    const parts = [];
+    for (let i = 0; i < path.length; i++) {
+      if (okey[i] === fst.ITEMS && parts.length > 0) {
+        parts[parts.length - 1] += ' ' + (Number(path[i]) + 1);
+        continue;
+      }
+      const o = t.option(okey.slice(0, i + 1));
+      parts.push(o ? label(o) : path[i]);
+    }
+    return parts.join(' › ');
   }
 
   // Tabs: the top-level groups, as in the platform; top-level fields that
@@ -478,6 +515,10 @@ function start() {
   const out = document.querySelector('[data-form-output]');
   const yaml = document.querySelector('[data-form-yaml]');
   const count = document.querySelector('[data-form-count]');
+  // The refusals of values no field shows (hidden, yet sent), named.
+  const elsewhere = el('ul', 'form-elsewhere');
+  elsewhere.hidden = true;
+  if (count) { count.after(elsewhere); }
   const modes = Array.prototype.slice.call(document.querySelectorAll('[data-form-mode]'));
   modes.forEach(function (b) {
     b.addEventListener('click', function () {
@@ -499,6 +540,10 @@ function start() {
     });
   }
   if (out) { out.hidden = false; }
+  // Says what the full document leaves to the profile, when it does.
+  const fullNote = el('p', 'field-note');
+  fullNote.hidden = true;
+  if (modes.length > 0) { modes[0].parentNode.after(fullNote); }
 
   // The link to the platform's launcher carries the changes: the build
   // wrote it without any.
@@ -536,15 +581,37 @@ function start() {
       select(next(current, 1));
     }
     const errors = fst.check(t, model, state.values);
-    let bad = 0;
+    // Each refused value counts once, wherever it shows: a range's down
+    // end is keyed on its box and on its end.
+    const shown = new Set();
     root.querySelectorAll('[data-key]').forEach(function (e) {
       if (e.classList.contains('field-unparsed')) { return; }
-      const msg = errors[e.getAttribute('data-key')] || '';
-      if (msg) { bad++; }
-      showError(e, msg);
+      const key = e.getAttribute('data-key');
+      const msg = errors[key] || '';
+      // A field the form's conditions hide keeps its slot, but the
+      // refusal is listed apart: nobody sees that field. (One in another
+      // tab is there when the tab is opened.)
+      const where = e.closest('[data-path]');
+      if (showError(e, msg) && msg && !(where && where.hidden)) {
+        shown.add(key);
+      }
     });
-    const doc = state.full ? state.values : fst.changes(state.defaults, state.values);
+    const keys = Object.keys(errors);
+    const bad = keys.length;
+    elsewhere.textContent = '';
+    keys.filter(function (k) { return !shown.has(k); }).sort().forEach(function (k) {
+      const li = el('li');
+      li.appendChild(el('strong', '', keyLabel(k)));
+      li.appendChild(document.createTextNode(' (not shown): ' + errors[k]));
+      elsewhere.appendChild(li);
+    });
+    elsewhere.hidden = elsewhere.childNodes.length === 0;
+    const doc = state.full ? fst.fullDocument(state.defaults, state.values, profile) : fst.changes(state.defaults, state.values);
     if (yaml) { yaml.textContent = fst.toYAML(doc); }
+    const left = state.full ? profile.filter(function (k) { return fst.lookup(state.values, k)[1] && !fst.lookup(doc, k)[1]; }) : [];
+    fullNote.hidden = left.length === 0;
+    fullNote.textContent = left.length === 0 ? '' : 'Left out, as your profile fills them: ' + left.map(fst.dotted).join(', ') +
+      '. Given to launch, they would replace your profile\'s; helm install takes the chart\'s values.yaml for them.';
     modes.forEach(function (b) {
       b.setAttribute('aria-pressed', (b.getAttribute('data-form-mode') === 'full') === state.full ? 'true' : 'false');
     });

@@ -212,6 +212,17 @@ function valid() { return { valid: true }; }
 function invalid(why) { return { valid: false, why: why }; }
 function approx(v, why) { return { valid: false, hasApprox: true, approx: v, why: why }; }
 
+// within is the refusal of a part of a value (the item or property seg),
+// judged by o as r: why leads to it; at (from the value) and leaf say where
+// it lies and what it is there (schema's within).
+function within(why, seg, o, r) {
+  const v = invalid(why);
+  v.at = [seg].concat(r.at || []);
+  v.leaf = r.at ? r.leaf : r.why;
+  v.leafOpt = r.at ? r.leafOpt : o;
+  return v;
+}
+
 const patterns = new Map();
 
 // patternOf compiles a pattern as the platform's form does: no flags. The
@@ -383,7 +394,7 @@ function validateNoEnum(t, o, v) {
         out.push(r.approx);
         approximated = true;
       } else {
-        return invalid('item ' + i + ': ' + r.why);
+        return within('item ' + i + ': ' + r.why, String(i), items, r);
       }
     }
     return approximated ? approx(out, "its items are not of the items' type") : valid();
@@ -413,7 +424,7 @@ function validateNoEnum(t, o, v) {
       out[name] = r.approx;
       approximated = true;
     } else {
-      return invalid('property ' + quote(name) + ': ' + r.why);
+      return within('property ' + quote(name) + ': ' + r.why, name, child, r);
     }
   }
   return approximated ? approx(out, 'it has properties the option does not have') : valid();
@@ -456,9 +467,10 @@ function sliderNumber(v, unit) {
 
 // check lists the values launch would refuse, by path (as --set writes
 // it), with the reason: each option outside a list's items against its
-// type, pattern, minimum, slider bounds and choices, and each range's down
-// end against the up end it pairs with. Hidden options are checked too:
-// they are sent.
+// type, pattern, minimum, slider bounds and choices (a list's refused item
+// at the path of what in it is refused: volumes.1.name), and each range's
+// down end against the up end it pairs with. Hidden options are checked
+// too: they are sent.
 export function check(t, model, values) {
   const out = {};
   const downs = [];
@@ -479,7 +491,13 @@ export function check(t, model, values) {
     }
     const r = validate(t, o, v);
     if (!r.valid && !r.hasApprox) {
-      out[dotted(o.key)] = r.why;
+      // A refused item is reported where it is refused, as schema.Check
+      // does: the page shows it beside that field.
+      if (r.at) {
+        out[dotted(o.key.concat(r.at))] = r.leaf;
+      } else {
+        out[dotted(o.key)] = r.why;
+      }
       continue;
     }
     if (c.rangeId && c.extremity === 'down') {
@@ -502,7 +520,7 @@ export function check(t, model, values) {
         const dv = sliderNumber(lookup(values, d.key)[0], unit);
         const uv = sliderNumber(lookup(values, u.key)[0], unit);
         if (!Number.isNaN(dv) && !Number.isNaN(uv) && dv > uv) {
-          out[dotted(d.key)] = 'is above ' + dotted(u.key) + ', the other end of the ' + quote(dc.rangeId) + ' range';
+          out[dotted(d.key)] = show(lookup(values, d.key)[0]) + ' is above ' + dotted(u.key) + ', the other end of the ' + quote(dc.rangeId) + ' range';
         }
       }
       break;
@@ -526,6 +544,34 @@ export function changes(defaults, values) {
       }
     } else if (!own(defaults, k) || !equal(d, v)) {
       out[k] = v;
+    }
+  }
+  return out;
+}
+
+// fullDocument is the values document a visitor takes away: every value
+// but those at keys (the model's prefilled: what the launch context fills
+// where the page's does not) that still hold the page's default, which
+// given to launch would overwrite what the profile fills, and given to
+// helm install would repeat the chart's defaults; an object they leave
+// empty goes with them. A value the visitor set stays.
+export function fullDocument(defaults, values, keys) {
+  const out = clone(values);
+  for (const key of keys) {
+    const [v, ok] = lookup(out, key);
+    const [d, hasDefault] = lookup(defaults, key);
+    if (!ok || !hasDefault || !equal(v, d)) {
+      continue;
+    }
+    for (let n = key.length; n > 0; n--) {
+      const [parent] = lookup(out, key.slice(0, n - 1));
+      if (!isObject(parent)) {
+        break;
+      }
+      delete parent[key[n - 1]];
+      if (Object.keys(parent).length > 0 || n === 1) {
+        break;
+      }
     }
   }
   return out;

@@ -268,3 +268,64 @@ func TestCorpus(t *testing.T) {
 // TestCorpusFormVectorsCLI runs the vectors of charts of the corpus
 // (testdata/form-corpus/) through the command.
 func TestCorpusFormVectorsCLI(t *testing.T) { formVectorsCLI(t, "../../testdata/form-corpus") }
+
+// Every chart page of the reference catalog, built as `build` builds it
+// for the onyxia platform with its API's registry, says the form would not
+// open exactly when lint reports form-opens for the chart and `catalogist
+// form` refuses it: none does. rstudio-sparkr's Spark hostname, built from
+// the project's id and the cluster's domain, is said to be the profile's.
+func TestCorpusPageVerdicts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "catalog")
+	filetree.Copy(t, corpustest.Catalog(t), dir)
+	entries, err := os.ReadDir(filepath.Join(dir, "charts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	charts := map[string]string{}
+	for _, e := range entries {
+		chartDir := filepath.Join(dir, "charts", e.Name())
+		// The icons are https URLs the build would fetch: the pages
+		// show the default icon, and the test needs no network.
+		chartYAML := filepath.Join(chartDir, "Chart.yaml")
+		data, err := os.ReadFile(chartYAML)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := slices.DeleteFunc(strings.Split(string(data), "\n"), func(l string) bool { return strings.HasPrefix(l, "icon:") })
+		filetree.Write(t, chartDir, map[string]string{"Chart.yaml": strings.Join(lines, "\n")})
+		if e.Name() != "library-chart" {
+			charts[e.Name()] = chartDir
+		}
+	}
+	// marimo-python depends on library-chart 2.0.1, which only the
+	// published repository holds: the catalog's library-chart is vendored
+	// under that version, as helm dependency build would fetch it. The
+	// page does not depend on it.
+	vendored := filepath.Join(charts["marimo-python"], "charts", "library-chart")
+	filetree.Copy(t, filepath.Join(dir, "charts", "library-chart"), vendored)
+	plant(t, filepath.Join(vendored, "Chart.yaml"), "s/^version: .*/version: 2.0.1")
+
+	common := []string{"--platform", "onyxia", "--schema-registry", corpustest.Registry(t)}
+	out := filepath.Join(t.TempDir(), "site")
+	if r := catalogist(t, nil, append([]string{"build", "--out", out, "--base-url", corpusURL, "--cache-dir", t.TempDir(), dir}, common...)...); r.code != 0 {
+		t.Fatalf("build: exit %d\n%s", r.code, r.stderr)
+	}
+	_, r := lintCorpus(t, dir)
+	var rep struct{ Findings []lintFinding }
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || r.code != 0 {
+		t.Fatalf("lint: exit %d, %v\n%s", r.code, err, r.stderr)
+	}
+	got := verdictsAgree(t, out, charts, rep.Findings, common)
+	if len(got) != 21 {
+		t.Errorf("%d chart pages judged, want 21", len(got))
+	}
+	for name, v := range got {
+		if len(v.refused) > 0 || !v.opens {
+			t.Errorf("%s: the page says the form would not open: %q", name, v.refused)
+		}
+	}
+	want := []string{"Hostname (route.sparkHostname) needs your profile's project.id, k8s.randomSubdomain and k8s.domain; the platform fills it when you launch."}
+	if p := got["rstudio-sparkr"].profile; !slices.Equal(p, want) {
+		t.Errorf("rstudio-sparkr: the profile note lists %q, want %q", p, want)
+	}
+}

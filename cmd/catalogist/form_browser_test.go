@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,9 +45,36 @@ func TestFormPage(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("form: exit %d\n%s", r.code, r.stderr)
 	}
-	var form struct{ Values map[string]any }
+	var form struct {
+		Values  map[string]any
+		Options []struct {
+			Key     []string
+			Context *struct {
+				Paths, Missing []string
+				Resolved       bool
+			}
+		}
+	}
 	if err := json.Unmarshal([]byte(r.stdout), &form); err != nil {
 		t.Fatal(err)
+	}
+	// The full document leaves out what a profile fills (git's name,
+	// email...), which would overwrite the profile's at launch, and keeps
+	// what the region pre-fills, or the chart's default where it has none.
+	full := plain(t, form.Values)
+	var left []string
+	for _, o := range form.Options {
+		c := o.Context
+		if c == nil || c.Resolved || slices.Contains(o.Key, "[]") {
+			continue
+		}
+		if slices.ContainsFunc(c.Paths, func(p string) bool { return !slices.Contains(c.Missing, p) && !strings.HasPrefix(p, "region.") }) {
+			deleteAt(full, o.Key)
+			left = append(left, strings.Join(o.Key, "."))
+		}
+	}
+	if !slices.Contains(left, "git.name") || slices.ContainsFunc(left, func(k string) bool { return strings.HasPrefix(k, "resources.") }) {
+		t.Fatalf("the options the profile fills: %q", left)
 	}
 	clickMode := func(mode string) {
 		t.Helper()
@@ -67,8 +95,12 @@ func TestFormPage(t *testing.T) {
 		return plain(t, v)
 	}
 	clickMode("full")
-	if got, want := pageYAML(), plain(t, form.Values); !reflect.DeepEqual(got, want) {
-		t.Errorf("the page's full document differs from catalogist form's values:\n page %v\n form %v", got, want)
+	if got := pageYAML(); !reflect.DeepEqual(got, full) {
+		t.Errorf("the page's full document differs from catalogist form's values but the profile's:\n page %v\n want %v", got, full)
+	}
+	note, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('.form-modes + .field-note').textContent`))
+	if err != nil || !strings.Contains(note, "git.name") || !strings.Contains(note, "would replace your profile's") {
+		t.Errorf("the full document's note says %q (%v)", note, err)
 	}
 	clickMode("changes")
 	if got := pageYAML(); len(got) != 0 {
@@ -187,6 +219,19 @@ func TestFormPage(t *testing.T) {
 			t.Errorf("%s: script errors: %v", p, errs)
 		}
 	}
+}
+
+// deleteAt deletes the value at key, and the objects that leaves empty.
+func deleteAt(m map[string]any, key []string) {
+	if len(key) > 1 {
+		if sub, ok := m[key[0]].(map[string]any); ok {
+			if deleteAt(sub, key[1:]); len(sub) == 0 {
+				delete(m, key[0])
+			}
+		}
+		return
+	}
+	delete(m, key[0])
 }
 
 // plain turns decoded YAML or JSON into the same plain values (numbers as

@@ -124,6 +124,32 @@ for (const name of vectors) {
   });
 }
 
+// The full document a visitor of a chart page takes away leaves out what
+// the profile fills while it holds the page's default (given to launch it
+// would overwrite the profile's), keeps what the region pre-filled and
+// what the visitor set, and drops an object it empties.
+test('the full document leaves the profile\'s values to the profile', function () {
+  bin = bin || binary();
+  const dir = path.join(here, 'edit-seed-git-resources');
+  const empty = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'catalogist-profile-')), 'profile.yaml');
+  fs.writeFileSync(empty, '{}\n');
+  const m = JSON.parse(execFileSync(bin, ['form', '--format', 'json', '--show-secrets', '--platform', 'catalogist', '--extension-key', 'x-platform',
+    '--profile', empty, '--region', path.join(dir, 'region.yaml'), path.join(dir, 'values.schema.json')], { encoding: 'utf8' }));
+  // What the page's model names as the launch context's (site's prefilled).
+  const keys = [['git', 'name'], ['git', 'email'], ['git', 'cache'], ['git', 'token']];
+  const defaults = fst.clone(m.values);
+  const values = fst.clone(m.values);
+  let doc = fst.fullDocument(defaults, values, keys);
+  assert.deepEqual(doc.git, { branch: '', enabled: true, repository: '' });
+  assert.deepEqual(doc.resources, m.values.resources, 'the region\'s pre-fills stay');
+  fst.setAt(values, ['git', 'name'], 'Ada Lovelace');
+  doc = fst.fullDocument(defaults, values, keys);
+  assert.equal(doc.git.name, 'Ada Lovelace', 'a value the visitor set stays');
+  assert.deepEqual(values.git.email, '', 'the values themselves are left alone');
+  // An object left empty goes with its values; one empty from the start stays.
+  assert.deepEqual(fst.fullDocument({ a: { b: '' }, c: {} }, { a: { b: '' }, c: {} }, [['a', 'b']]), { c: {} });
+});
+
 test('YAML output reads back as the values', function () {
   const v = { a: { 'nvidia.com/gpu': '1', list: [{ x: 1, y: ['on', 'no'] }, [], {}], s: 'two\nlines', n: null, t: true, e: '' }, b: 'plain', c: '100m' };
   const text = fst.toYAML(v);

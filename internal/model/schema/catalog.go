@@ -9,6 +9,7 @@ import (
 	"github.com/catalogist/catalogist/internal/input/catalog"
 	"github.com/catalogist/catalogist/internal/input/region"
 	"github.com/catalogist/catalogist/internal/input/srcpos"
+	"github.com/catalogist/catalogist/internal/model/launchcontext"
 )
 
 // Overrides are what a user sets on the command line for every catalog;
@@ -104,6 +105,15 @@ func CatalogContext(data map[string]any, reg *region.Region, cat *catalog.Catalo
 		return NewContext(data, reg, nil, "")
 	}
 	return NewContext(data, reg, cat.Config.Sliders, cat.Config.File)
+}
+
+// SampleContext is the context lint judges a catalog's forms in, and a
+// chart page says whether the form opens in: the sample launch context of
+// what every deployment provides (launchcontext.Sample), the region and
+// the catalog's sliders. A form that opens there opens for every user; one
+// that opens only with a profile's values is no broken chart.
+func SampleContext(reg *region.Region, cat *catalog.Catalog) *Context {
+	return CatalogContext(launchcontext.Sample(), reg, cat)
 }
 
 // schemasKey is the reference platform's key when some schemas of the

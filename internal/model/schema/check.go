@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,8 +16,9 @@ import (
 
 // Problem is one value the platform refuses to launch with.
 type Problem struct {
-	// Key is the value's key segments; Path writes them as --set does,
-	// dots between segments and a dot inside one escaped.
+	// Key is the value's key segments, an item's index among them; Path
+	// writes them as --set does, dots between segments and a dot inside
+	// one escaped (an index as a segment, as Helm's own refusals name it).
 	Key    []string
 	Path   string
 	Value  any
@@ -42,8 +44,10 @@ func (p Problem) String() string {
 // with region-bounded sliders), and each range slider's down end against
 // the up end it pairs with. Hidden options are checked too: they are sent.
 // Options are found by their key segments, so a key holding a slash
-// (nvidia.com/gpu) is checked like any other. Values are plain YAML or JSON
-// values.
+// (nvidia.com/gpu) is checked like any other. A list is judged whole, as
+// the platform judges it, and a refused item is reported at the path of
+// what in it is refused (volumes.1.name), with the reason of the option
+// that refuses it. Values are plain YAML or JSON values.
 func Check(s *Schema, ctx *Context, values map[string]any) []Problem {
 	if ctx == nil {
 		ctx = NewContext(nil, nil, nil, "")
@@ -65,7 +69,15 @@ func Check(s *Schema, ctx *Context, values map[string]any) []Problem {
 			continue
 		}
 		if !r.valid && !r.hasApprox {
-			out = append(out, Problem{Key: o.Key, Path: dotted(o.Key), Value: v, Reason: r.why, Allowed: allowed(c, o)})
+			// A refused item or property is reported where it is, by
+			// the option that judges it, as a page shows it beside
+			// that field.
+			key, why, by := o.Key, r.why, o
+			if len(r.at) > 0 {
+				key, why, by = append(slices.Clone(o.Key), r.at...), r.leaf, r.leafOpt
+				v, _ = ValueAt(vals, key)
+			}
+			out = append(out, Problem{Key: key, Path: SetPath(key), Value: v, Reason: why, Allowed: allowed(c, by)})
 			continue
 		}
 		switch {
@@ -109,9 +121,9 @@ func rangeProblem(c *computer, vals any, down, up *Option) (Problem, bool) {
 	}
 	return Problem{
 		Key:     down.Key,
-		Path:    dotted(down.Key),
+		Path:    SetPath(down.Key),
 		Value:   dv,
-		Reason:  fmt.Sprintf("is above %s, the other end of the %q range", dotted(up.Key), down.RangeID),
+		Reason:  fmt.Sprintf("%s is above %s, the other end of the %q range", show(dv), SetPath(up.Key), down.RangeID),
 		Allowed: "at most " + show(uv),
 	}, true
 }
@@ -206,9 +218,9 @@ func allowed(c *computer, o *Option) string {
 // rootPath names the whole values document in a Problem.
 const rootPath = "(values)"
 
-// dotted writes key segments the way --set names them: joined with dots, a
+// SetPath writes key segments the way --set names them: joined with dots, a
 // dot inside a segment escaped ("resources.limits.nvidia\\.com/gpu").
-func dotted(key []string) string {
+func SetPath(key []string) string {
 	if len(key) == 0 {
 		return rootPath
 	}
@@ -237,7 +249,7 @@ func HelmProblems(sch *jsonschema.Schema, values map[string]any) []Problem {
 	}
 	var out []Problem
 	for _, v := range Violations(err) {
-		p := Problem{Key: v.Instance, Path: dotted(v.Instance), Reason: v.Message}
+		p := Problem{Key: v.Instance, Path: SetPath(v.Instance), Reason: v.Message}
 		if len(v.Instance) > 0 {
 			p.Value, _ = ValueAt(inst, v.Instance)
 			p.Value = jsValue(p.Value)

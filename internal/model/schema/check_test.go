@@ -96,8 +96,35 @@ func TestCheckRangeOrderAndValidValues(t *testing.T) {
 		"limits":   map[string]any{"cpu": "1000m"},
 	}}
 	ps := Check(s, ctx, inverted)
-	if len(ps) != 1 || !strings.Contains(ps[0].String(), `resources.requests.cpu: "3000m": is above resources.limits.cpu, the other end of the "cpu" range (at most "1000m")`) {
+	if len(ps) != 1 || !strings.Contains(ps[0].String(), `resources.requests.cpu: "3000m": "3000m" is above resources.limits.cpu, the other end of the "cpu" range (at most "1000m")`) {
 		t.Fatalf("got %v", ps)
+	}
+}
+
+// A refused item is reported where it is, with what its own option
+// allows, and the list whole only for its count.
+func TestCheckItemsWhereRefused(t *testing.T) {
+	s, err := Parse([]byte(`{"type": "object", "properties": {
+	  "volumes": {"type": "array", "maxItems": 3, "default": [], "items": {"type": "object", "properties": {
+	    "name": {"type": "string", "default": "data", "pattern": "^[a-z]+$"},
+	    "size": {"type": "string", "default": "1Gi", "enum": ["1Gi", "10Gi"]}}}}}}`), "x-platform")
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := func(name, size string) map[string]any { return map[string]any{"name": name, "size": size} }
+	for _, c := range []struct {
+		volumes []any
+		want    string
+	}{
+		{[]any{item("data", "1Gi"), item("Bad Name", "1Gi")}, `volumes.1.name: "Bad Name": "Bad Name" does not match the pattern "^[a-z]+$" (pattern "^[a-z]+$")`},
+		{[]any{item("data", "2Gi")}, `volumes.0.size: "2Gi": "2Gi" is not one of the allowed values (allowed values: "1Gi", "10Gi")`},
+		{[]any{map[string]any{"name": "data"}}, `volumes.0: {"name":"data"}: it has no property "size" (type object)`},
+		{[]any{item("a", "1Gi"), item("b", "1Gi"), item("c", "1Gi"), item("D", "1Gi")}, `volumes: [{"name":"a","size":"1Gi"},{"name":"b","size":"1Gi"},{"name":"c","size":"1Gi"},{"name":"D","size":"1Gi"}]: it has 4 items, outside the allowed count (type array)`},
+	} {
+		ps := Check(s, nil, map[string]any{"volumes": c.volumes})
+		if len(ps) != 1 || ps[0].String() != c.want {
+			t.Errorf("got %v\nwant %s", ps, c.want)
+		}
 	}
 }
 

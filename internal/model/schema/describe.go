@@ -193,20 +193,7 @@ func (f *Form) Describe() *Description {
 		Failures: []DescribedProblem{}, Shapes: []DescribedProblem{},
 		Schemaless: f.schemaless,
 	}
-	byNode := map[*srcpos.Node]*Option{}
-	for _, o := range s.Options {
-		if _, dup := byNode[o.Node]; !dup {
-			byNode[o.Node] = o
-		}
-	}
-	keyAt := func(n *srcpos.Node) []string {
-		for c := n; c != nil; c = c.Parent {
-			if o := byNode[c]; o != nil {
-				return keyOf(o)
-			}
-		}
-		return sourceKey(s, n)
-	}
+	keyAt := keyFinder(s)
 	known := s.Platform.Model()
 	for _, o := range formOrder(s.Top) {
 		do := describeOption(s, ctx, f, o)
@@ -219,25 +206,7 @@ func (f *Form) Describe() *Description {
 		}
 		d.Options = append(d.Options, do)
 	}
-	for _, e := range s.ResolveErrors {
-		d.Failures = append(d.Failures, problemAt(s, string(FailResolve), keyAt(e.Node), e.Msg, e.Node, false))
-	}
-	for _, fl := range f.Failures {
-		key := []string{}
-		if fl.Option != nil {
-			key = keyOf(fl.Option)
-		}
-		p := problemAt(s, string(fl.Kind), key, fl.Msg, fl.Node, false)
-		p.Revealed = fl.Revealed
-		d.Failures = append(d.Failures, p)
-	}
-	for _, sh := range s.Shapes() {
-		key := []string{}
-		if sh.Option != nil {
-			key = keyOf(sh.Option)
-		}
-		d.Shapes = append(d.Shapes, problemAt(s, string(sh.Kind), key, sh.Msg, sh.Node, sh.AtKey))
-	}
+	d.Opens, d.Failures, d.Shapes = f.verdict(keyAt)
 	for _, sub := range s.Substitutions {
 		r := reference(s, keyAt(sub.Node), sub.Name, false, sub.Node)
 		r.Registry = sub.Entry.File
@@ -248,8 +217,57 @@ func (f *Form) Describe() *Description {
 		r.Why, r.Suggestion = u.Why, u.Suggestion
 		d.Unresolved = append(d.Unresolved, r)
 	}
-	d.Opens = f.Opens() && len(d.Shapes) == 0 && len(s.ResolveErrors) == 0
 	return d
+}
+
+// Verdict is what Describe says of whether the form opens (Opens,
+// Failures and Shapes), without describing every option.
+func (f *Form) Verdict() (opens bool, failures, shapes []DescribedProblem) {
+	return f.verdict(keyFinder(f.c.s))
+}
+
+func (f *Form) verdict(keyAt func(*srcpos.Node) []string) (opens bool, failures, shapes []DescribedProblem) {
+	s := f.c.s
+	failures, shapes = []DescribedProblem{}, []DescribedProblem{}
+	for _, e := range s.ResolveErrors {
+		failures = append(failures, problemAt(s, string(FailResolve), keyAt(e.Node), e.Msg, e.Node, false))
+	}
+	for _, fl := range f.Failures {
+		key := []string{}
+		if fl.Option != nil {
+			key = keyOf(fl.Option)
+		}
+		p := problemAt(s, string(fl.Kind), key, fl.Msg, fl.Node, false)
+		p.Revealed = fl.Revealed
+		failures = append(failures, p)
+	}
+	for _, sh := range s.Shapes() {
+		key := []string{}
+		if sh.Option != nil {
+			key = keyOf(sh.Option)
+		}
+		shapes = append(shapes, problemAt(s, string(sh.Kind), key, sh.Msg, sh.Node, sh.AtKey))
+	}
+	opens = f.Opens() && len(shapes) == 0 && len(s.ResolveErrors) == 0
+	return opens, failures, shapes
+}
+
+// keyFinder returns what finds the key of the option a node belongs to.
+func keyFinder(s *Schema) func(*srcpos.Node) []string {
+	byNode := map[*srcpos.Node]*Option{}
+	for _, o := range s.Options {
+		if _, dup := byNode[o.Node]; !dup {
+			byNode[o.Node] = o
+		}
+	}
+	return func(n *srcpos.Node) []string {
+		for c := n; c != nil; c = c.Parent {
+			if o := byNode[c]; o != nil {
+				return keyOf(o)
+			}
+		}
+		return sourceKey(s, n)
+	}
 }
 
 // sourceKey returns the key of the option a node of the chart's document

@@ -144,7 +144,13 @@ func applyEdit(d *schema.Description, values map[string]any, st editStep) error 
 	case "":
 		return nil
 	case "set":
-		return setAt(values, st.Key, st.Value)
+		// A copy: a later step that edits inside the value must not
+		// change the step's own (which an update writes back).
+		v, err := jsonCopy(st.Value)
+		if err != nil {
+			return err
+		}
+		return setAt(values, st.Key, v)
 	case "add", "remove":
 		list, ok := valueAt(values, st.Key).([]any)
 		if !ok {
@@ -167,16 +173,24 @@ func applyEdit(d *schema.Description, values map[string]any, st editStep) error 
 			return fmt.Errorf("no items option for %q", st.Key)
 		}
 		// A copy: the next item added must not share it.
-		b, err := json.Marshal(item)
+		item, err := jsonCopy(item)
 		if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(b, &item); err != nil {
 			return err
 		}
 		return setAt(values, st.Key, append(list, item))
 	}
 	return fmt.Errorf("unknown edit %q", st.Do)
+}
+
+// jsonCopy copies a plain value through JSON.
+func jsonCopy(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	err = json.Unmarshal(b, &out)
+	return out, err
 }
 
 // itemsKey is the option key of the items of the list at a values path:

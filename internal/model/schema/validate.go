@@ -21,6 +21,23 @@ type verdict struct {
 	approx    any
 	hasApprox bool
 	why       string
+	// at is where inside the value the refusal lies (item indexes and
+	// property names, from the value), empty when it is the value itself;
+	// leaf is the refusal there, without the "item 0: property \"x\": "
+	// that why leads to it with, and leafOpt the option that judged it.
+	at      []string
+	leaf    string
+	leafOpt *Option
+}
+
+// within is the refusal of a part of a value (the item or property seg),
+// judged by o as r: why leads to it, at and leaf say where and what it is.
+func within(why string, seg string, o *Option, r verdict) verdict {
+	v := verdict{why: why, at: append([]string{seg}, r.at...), leaf: r.why, leafOpt: o}
+	if len(r.at) > 0 {
+		v.leaf, v.leafOpt = r.leaf, r.leafOpt
+	}
+	return v
 }
 
 func invalid(format string, args ...any) verdict {
@@ -357,7 +374,7 @@ func (k *noEnum) ofArray(x []any) verdict {
 		case r.hasApprox:
 			out[i], approximated = r.approx, true
 		default:
-			return invalid("item %d: %s", i, r.why)
+			return within(fmt.Sprintf("item %d: %s", i, r.why), strconv.Itoa(i), o.Items, r)
 		}
 	}
 	if approximated {
@@ -388,7 +405,7 @@ func (k *noEnum) ofObject(x map[string]any) verdict {
 		case r.hasApprox:
 			out[child.Name], approximated = r.approx, true
 		default:
-			return invalid("property %q: %s", child.Name, r.why)
+			return within(fmt.Sprintf("property %q: %s", child.Name, r.why), child.Name, child, r)
 		}
 	}
 	if approximated {

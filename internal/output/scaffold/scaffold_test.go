@@ -456,7 +456,8 @@ func checkForm(t *testing.T, res *lint.Result, v variant) {
 		}{
 			"resources/limits/cpu":            {"4000m", schema.BoundsRegion},
 			"resources/limits/memory":         {"8Gi", schema.BoundsRegion},
-			"resources/limits/nvidia.com/gpu": {"1", schema.BoundsRegion},
+			// The example region pre-fills no GPU: the chart's none.
+			"resources/limits/nvidia.com/gpu": {"0", schema.BoundsRegion},
 			"resources/requests/cpu":          {"100m", schema.BoundsRegion},
 		}
 		if v.platform == "onyxia" {

@@ -19,7 +19,6 @@ import (
 	"github.com/yuin/goldmark"
 
 	"github.com/catalogist/catalogist/internal/input/catalog"
-	"github.com/catalogist/catalogist/internal/model/schema"
 )
 
 // The view types below are what templates see. Every string is plain text
@@ -122,9 +121,9 @@ type chartView struct {
 	Values    string
 	ValuesCut bool
 	// FormModel is what the live form of the page ("chart-form") renders:
-	// the form model `catalogist form` prints; nil for a library chart and
-	// a chart without a schema.
-	FormModel *schema.Description
+	// the form model `catalogist form` prints, judged as lint judges it;
+	// nil for a library chart and a chart without a schema.
+	FormModel *pageForm
 	// Launch is the form's link to the platform's launcher, nil when the
 	// catalog names no platform address or the form is not the onyxia
 	// platform's.
@@ -135,7 +134,7 @@ type chartView struct {
 // with the platform's own values (no change), and the page's script adds
 // the changes to it as they are made.
 type launchView struct {
-	// Platform is the platform's name, as the page names it elsewhere.
+	// Platform is the platform's title, as the button says it.
 	Platform string
 	Href     string
 }

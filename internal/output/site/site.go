@@ -68,11 +68,17 @@ type Chart struct {
 	SourcePath string
 	// Versions are newest first; Versions[0] is the latest.
 	Versions []Version
-	// Schema and Form are the latest version's option model and computed
-	// form (with the region and catalog bounds, when given); nil when the
-	// chart has no values.schema.json.
+	// Schema and Form are the latest version's option model and the form
+	// a user without a profile sees (with the region and catalog bounds,
+	// when given); nil when the chart has no values.schema.json.
 	Schema *schema.Schema
 	Form   *schema.Form
+	// Verdict is the same form as lint judges it, in the sample context
+	// every deployment provides (schema.SampleContext): the page says the
+	// form would not open only when this one does not. What Form lacks
+	// for want of a profile the page calls the profile's to fill. Nil:
+	// Form is judged.
+	Verdict *schema.Form
 	// ExtKey is the schema's extension key, shown in the options table.
 	ExtKey string
 }
