@@ -216,9 +216,9 @@ func TestSiteChangelogDependenciesValues(t *testing.T) {
 		`<h3>v1.0.0 <time class="muted" datetime="2026-03-01">2026-03-01</time></h3>`,
 		`<span>First release</span>`,
 		`<a class="dep-name" href="../../charts/base/index.html">base</a> <code>0.4.0</code> <span class="dep-meta">from this catalog</span>`,
-		`<span class="dep-name">redis</span> <code>~18.1.0</code> <span class="muted">as cache</span> <span class="dep-meta">from <a href="https://charts.example.org/stable" rel="noopener noreferrer">https://charts.example.org/stable</a></span> <span class="dep-meta">when <code>cache.enabled</code> is true</span>`,
+		`<span class="dep-name">redis</span> <code>~18.1.0</code> <span class="muted">as cache</span> <span class="dep-meta">from <a class="web-link" href="https://charts.example.org/stable" rel="noopener noreferrer">https://charts.<wbr>example.<wbr>org/<wbr>stable</a></span> <span class="dep-meta">when <code>cache.enabled</code> is true</span>`,
 		`<span class="dep-name">tools</span>`,
-		`<details id="chart-values" class="panel fold">`,
+		`<details id="chart-values" class="panel fold wide">`,
 		"replicas: 1\ncache:\n  enabled: false\n# not markup: &lt;script&gt;alert(1)&lt;/script&gt;\n</code></pre>",
 	}, []string{`href="../../charts/tools/index.html"`, "<script>alert(1)"})
 	if strings.Index(page, "Second release") > strings.Index(page, "First release") {

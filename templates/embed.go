@@ -8,13 +8,13 @@
 // PageTitle, Description, Generated (nil, or .ISO and .Text), Catalog
 // (.Name, .Title, .Description, .Source), RemoteImages (the page shows an
 // https image, which its CSP must allow), and Index (index.html: .Cards,
-// .Keywords, .Count) or Chart (chart.html); see site/build.go for every
-// field. Every other *.html file is a partial parsed with both pages:
+// .Keywords, .Count, .Install) or Chart (chart.html); see site/build.go for
+// every field. Every other *.html file is a partial parsed with both pages:
 // layout.html defines "layout", the shared frame with the
 // Content-Security-Policy, header and footer, which calls the page's
 // "content" and "scripts" templates; form.html defines "chart-form", the
-// live configuration form, which chart.html calls first in its main column
-// with the chart (its .Root is the page's).
+// live configuration form, which chart.html calls in its main column, after
+// the install snippets, with the chart (its .Root is the page's).
 //
 // The other files are static assets, copied to the site's assets/
 // directory: style.css; catalog.js (the card filter of the index);

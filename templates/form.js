@@ -9,6 +9,9 @@
 import * as fst from './formstate.js';
 import * as launchlink from './launchlink.js';
 
+// manyTabs is the most tabs shown as a row whatever the form's width.
+const manyTabs = 6;
+
 const root = document.querySelector('[data-form-root]');
 const source = document.getElementById('form-model');
 if (root && source) {
@@ -436,7 +439,10 @@ function start() {
   }
 
   // Tabs: the top-level groups, as in the platform; top-level fields that
-  // are no group come first, under "General".
+  // are no group come first, under "General". They never wrap into rows:
+  // one row that scrolls sideways, or, for many groups in a wide form, a
+  // column beside the panel (form.css). The arrow keys move along either,
+  // Home and End go to the ends.
   const tabs = el('div', 'form-tabs');
   tabs.setAttribute('role', 'tablist');
   tabs.setAttribute('aria-label', 'Option groups');
@@ -464,12 +470,14 @@ function start() {
       tab.setAttribute('data-tab-key', fst.dotted(path));
     }
     fill(panel);
-    tab.addEventListener('click', function () { select(i); });
+    tab.addEventListener('click', function () { select(i, true); });
     tab.addEventListener('keydown', function (ev) {
       let k = -1;
-      if (ev.key === 'ArrowRight') { k = next(i, 1); }
-      if (ev.key === 'ArrowLeft') { k = next(i, -1); }
-      if (k >= 0) { ev.preventDefault(); select(k); tabList[k].tab.focus(); }
+      if (ev.key === 'ArrowRight' || ev.key === 'ArrowDown') { k = next(i, 1); }
+      if (ev.key === 'ArrowLeft' || ev.key === 'ArrowUp') { k = next(i, -1); }
+      if (ev.key === 'Home') { k = next(tabList.length - 1, 1); }
+      if (ev.key === 'End') { k = next(0, -1); }
+      if (k >= 0) { ev.preventDefault(); select(k, true); tabList[k].tab.focus(); }
     });
     tabs.appendChild(tab);
     panels.appendChild(panel);
@@ -483,7 +491,9 @@ function start() {
     return i;
   }
   let current = 0;
-  function select(i) {
+  // select shows tab i's panel; reveal scrolls the tab into the tab row's
+  // view, when the reader chose it.
+  function select(i, reveal) {
     current = i;
     tabList.forEach(function (x, j) {
       const on = j === i;
@@ -491,6 +501,9 @@ function start() {
       x.tab.tabIndex = on ? 0 : -1;
       x.panel.hidden = !on;
     });
+    if (reveal) {
+      tabList[i].tab.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    }
   }
   if (general.length > 0) {
     addTab('General', null, function (panel) {
@@ -507,9 +520,19 @@ function start() {
     });
   });
   root.textContent = '';
+  root.classList.toggle('form-many-tabs', tabList.length > manyTabs);
   root.appendChild(tabs);
   root.appendChild(panels);
   select(0);
+  // The stylesheet lays many tabs out as a column when the form is wide.
+  function orient() {
+    const vertical = getComputedStyle(tabs).flexDirection === 'column';
+    tabs.setAttribute('aria-orientation', vertical ? 'vertical' : 'horizontal');
+  }
+  orient();
+  if (window.ResizeObserver) {
+    new ResizeObserver(orient).observe(root);
+  }
 
   // The values document, and the commands that use it.
   const out = document.querySelector('[data-form-output]');

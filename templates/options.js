@@ -2,14 +2,18 @@
 // titles and descriptions, and top-level groups that fold.
 //
 // The page is complete without this script: every row is listed, and the
-// search box and the toggles stay hidden. The rows are in the form's order,
-// each group's descendants right after it, indented by their depth (class
-// d0 to d5); each top-level group's rows are one <tbody>. A search shows
+// search box and the toggles stay hidden. With it, a long reference (more
+// than foldAbove rows) opens folded: its groups' rows, each saying how many
+// options it holds, and the options outside groups. The rows are in the
+// form's order, each group's descendants right after it, indented by their
+// depth (class d0 to d5); each top-level group's rows are one <tbody>. A search shows
 // the matching rows and the groups that hold them, whatever is folded.
 // Following a link to a row (or to anything in a closed <details>) unfolds
 // what hides it.
 (function () {
   'use strict';
+
+  var foldAbove = 30;
 
   function unfold(target) {
     for (var d = target.closest('details'); d; d = d.parentElement && d.parentElement.closest('details')) {
@@ -64,6 +68,7 @@
     total += entries.length;
     return { toggle: toggle, entries: entries, open: true };
   });
+  var folded = total > foldAbove;
 
   function terms() {
     return input.value.toLowerCase().split(/\s+/).filter(function (t) { return t !== ''; });
@@ -125,6 +130,13 @@
     if (!s.toggle) {
       return;
     }
+    var options = s.entries.filter(function (e) { return !e.row.classList.contains('opt-group'); }).length;
+    var count = document.createElement('span');
+    count.className = 'opt-count';
+    count.textContent = options + (options === 1 ? ' option' : ' options');
+    var title = s.toggle.parentNode.querySelector('.opt-title');
+    s.toggle.parentNode.insertBefore(count, title ? title.nextSibling : null);
+    setOpen(s, !folded);
     s.toggle.hidden = false;
     s.toggle.addEventListener('click', function () {
       setOpen(s, !s.open);

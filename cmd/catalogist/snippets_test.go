@@ -16,7 +16,7 @@ import (
 	"github.com/catalogist/catalogist/internal/testkit/tooltest"
 )
 
-var snippetRe = regexp.MustCompile(`(?s)<pre class="snippet"><code>(.*?)</code></pre>`)
+var snippetRe = regexp.MustCompile(`(?s)<pre class="snippet"[^>]*><code>(.*?)</code></pre>`)
 
 // snippetCommands reads the install snippets of a page: one command a line,
 // a line ending with a backslash going on to the next, words as a shell

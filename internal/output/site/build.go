@@ -32,6 +32,14 @@ type link struct {
 	External bool
 }
 
+// addressLink is a link whose text is a web address (addressLinkOf: its
+// host and path), with Parts its text cut where it may wrap, after a
+// separator. A URL that is not safe to link is plain text, as written.
+type addressLink struct {
+	link
+	Parts []string
+}
+
 type catalogView struct {
 	Name, Title, Description string
 	// Source is the catalog's repository: a link when http(s), else text.
@@ -66,6 +74,8 @@ type indexView struct {
 	Keywords []keywordView
 	// Count is the number of cards.
 	Count int
+	// Install adds the catalog's repository to Helm (RepoAdd).
+	Install installView
 }
 
 type keywordView struct {
@@ -93,11 +103,12 @@ type chartView struct {
 	// Root is the page's way back to the site root, for the partials the
 	// page calls with the chart ("chart-form").
 	Root        string
-	Home        *link
-	Sources     []link
+	Home        *addressLink
+	Sources     []addressLink
 	Contribute  string
 	Maintainers []maintainerView
-	// README is shown collapsed, after the form and the install snippets.
+	// README is shown folded, as wide as the page, below the install
+	// snippets, the form and the links.
 	README  template.HTML
 	Install installView
 	ExtKey  string
@@ -163,7 +174,7 @@ type dependencyView struct {
 	Href string
 	// Repository is where the dependency comes from, a link when it is an
 	// http(s) URL; nil for a chart of this catalog.
-	Repository *link
+	Repository *addressLink
 }
 
 type maintainerView struct {
@@ -178,6 +189,8 @@ type installView struct {
 	Dependency                   string
 	RepoURL                      string
 	RepoKnown                    bool
+	// repoWord is RepoURL as a shell word.
+	repoWord string
 }
 
 type versionView struct {
@@ -339,6 +352,7 @@ func (b *renderer) indexPage() *pageView {
 	}
 	slices.SortFunc(iv.Keywords, func(x, y keywordView) int { return strings.Compare(x.Key, y.Key) })
 	iv.Count = len(iv.Cards)
+	iv.Install = b.repository()
 	pv.Index = iv
 	return pv
 }
@@ -442,12 +456,12 @@ func (b *renderer) chartPage(c *Chart) (*pageView, error) {
 	cv := &chartView{cardView: *b.card(c, root), Root: root, ExtKey: cmp.Or(c.ExtKey, schemaExtKey(c))}
 
 	if h := strings.TrimSpace(c.Home); h != "" {
-		l := webLink(h, h)
+		l := addressLinkOf(h)
 		cv.Home = &l
 	}
 	for _, s := range c.Sources {
 		if s = strings.TrimSpace(s); s != "" {
-			cv.Sources = append(cv.Sources, webLink(s, s))
+			cv.Sources = append(cv.Sources, addressLinkOf(s))
 		}
 	}
 	tree, hasTree := newSourceTree(b.cat.Source, b.cat.SourceBranch, c.SourcePath)
@@ -618,8 +632,8 @@ func (b *renderer) dependency(d Dependency, root string) (dependencyView, bool) 
 		return dv, true
 	}
 	if repo != "" {
-		l := webLink(repo, repo)
-		dv.Repository = &l
+		// The address as it is written: what helm repo add takes.
+		dv.Repository = &addressLink{link: webLink(repo, repo), Parts: addressParts(repo)}
 	}
 	return dv, true
 }
@@ -691,7 +705,9 @@ func schemaExtKey(c *Chart) string {
 	return ""
 }
 
-func (b *renderer) install(c *Chart) installView {
+// repository is how the catalog's chart repository is added to Helm,
+// for the index and for every chart's install snippets.
+func (b *renderer) repository() installView {
 	repo := strings.TrimSpace(b.cat.RepoURL)
 	known := repo != ""
 	repoWord := RepoPlaceholder
@@ -700,25 +716,35 @@ func (b *renderer) install(c *Chart) installView {
 	} else {
 		repo = RepoPlaceholder
 	}
-	catName := shellWord(cmp.Or(strings.TrimSpace(b.cat.Name), "catalog"))
-	ref := catName + "/" + c.Name
+	return installView{
+		RepoAdd:   "helm repo add " + b.catalogWord() + " " + repoWord,
+		RepoURL:   repo,
+		RepoKnown: known,
+		repoWord:  repoWord,
+	}
+}
+
+// catalogWord is the name Helm knows the catalog's repository by, as a
+// shell word.
+func (b *renderer) catalogWord() string {
+	return shellWord(cmp.Or(strings.TrimSpace(b.cat.Name), "catalog"))
+}
+
+func (b *renderer) install(c *Chart) installView {
+	iv := b.repository()
+	ref := b.catalogWord() + "/" + c.Name
 	version := ""
 	if len(c.Versions) > 0 && c.Versions[0].Version != "" {
 		version = " --version " + shellWord(c.Versions[0].Version)
 	}
-	iv := installView{
-		RepoAdd:   "helm repo add " + catName + " " + repoWord,
-		RepoURL:   repo,
-		RepoKnown: known,
-	}
 	if c.Library {
-		iv.Dependency = dependencySnippet(c, repo)
+		iv.Dependency = dependencySnippet(c, iv.RepoURL)
 		return iv
 	}
 	iv.HelmInstall = "helm install my-" + c.Name + " " + ref + version
 	// With --repo, launch takes the chart's name alone: the repository
 	// names its catalog.
-	iv.Launch = "catalogist launch " + shellWord(c.Name) + " \\\n  --repo " + repoWord + strings.Replace(version, " --version", " \\\n  --version", 1)
+	iv.Launch = "catalogist launch " + shellWord(c.Name) + " \\\n  --repo " + iv.repoWord + strings.Replace(version, " --version", " \\\n  --version", 1)
 	return iv
 }
 

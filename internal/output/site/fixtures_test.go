@@ -368,38 +368,31 @@ func hasClass(n *html.Node, class string) bool {
 // corpus, whose extension key is x-onyxia.
 func exampleCatalog(t *testing.T, corpus ...string) *Catalog {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "examples", "ide")
+	return exampleCatalogOf(t, "ide", corpus...)
+}
+
+// exampleCatalogOf is the example catalog examples/<name>, as
+// exampleCatalog describes, named and titled by its catalog.yaml.
+func exampleCatalogOf(t *testing.T, name string, corpus ...string) *Catalog {
+	t.Helper()
+	dir := filepath.Join("..", "..", "..", "examples", name)
 	reg, err := region.Load(filepath.Join("..", "..", "..", "examples", "region.yaml"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
+	var settings struct {
+		Name, Title, Description, Source string
+		BaseURL                          string `json:"baseURL"`
+	}
+	if err := yaml.Unmarshal(readFile(t, filepath.Join(dir, "catalog.yaml")), &settings); err != nil {
+		t.Fatal(err)
+	}
 	cat := &Catalog{
-		Name: "ide", Title: "Development environments", Source: "https://github.com/example-org/catalog-ide",
-		RepoURL: "https://example-org.github.io/catalog-ide",
+		Name: settings.Name, Title: settings.Title, Description: settings.Description, Source: settings.Source,
+		RepoURL: settings.BaseURL,
 	}
 	add := func(chartDir, extKey, icon string) {
-		var md chart.Metadata
-		if err := yaml.Unmarshal(readFile(t, filepath.Join(chartDir, "Chart.yaml")), &md); err != nil {
-			t.Fatal(err)
-		}
-		s, err := schema.Load(filepath.Join(chartDir, "values.schema.json"), extKey)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := &Chart{
-			Name: md.Name, Description: md.Description, Keywords: md.Keywords, Home: md.Home, Sources: md.Sources,
-			AppVersion: md.AppVersion, IconFile: icon, SourcePath: "charts/" + md.Name,
-			Values: readFile(t, filepath.Join(chartDir, "values.yaml")),
-			Schema: s, Form: schema.Compute(s, schema.NewContext(nil, reg, nil, ""), nil), ExtKey: extKey,
-			Versions: []Version{{Version: md.Version, AppVersion: md.AppVersion, Created: day("2026-04-01T10:00:00Z"), URL: md.Name + "-" + md.Version + ".tgz"}},
-		}
-		if data, err := os.ReadFile(filepath.Join(chartDir, "README.md")); err == nil {
-			c.README = data
-		}
-		for _, d := range md.Dependencies {
-			c.Versions[0].Dependencies = append(c.Versions[0].Dependencies, Dependency{Name: d.Name, Version: d.Version, Repository: d.Repository, Condition: d.Condition, Alias: d.Alias})
-		}
-		cat.Charts = append(cat.Charts, c)
+		cat.Charts = append(cat.Charts, chartFromDir(t, chartDir, extKey, icon, reg))
 	}
 	entries, err := os.ReadDir(filepath.Join(dir, "charts"))
 	if err != nil {
@@ -412,6 +405,55 @@ func exampleCatalog(t *testing.T, corpus ...string) *Catalog {
 		add(corpustest.Chart(t, name), "x-onyxia", "")
 	}
 	return cat
+}
+
+// chartFromDir is the chart of a directory as the builder gives it to
+// Render: its Chart.yaml, README, values.yaml and form in the region.
+func chartFromDir(t *testing.T, chartDir, extKey, icon string, reg *region.Region) *Chart {
+	t.Helper()
+	var md chart.Metadata
+	if err := yaml.Unmarshal(readFile(t, filepath.Join(chartDir, "Chart.yaml")), &md); err != nil {
+		t.Fatal(err)
+	}
+	s, err := schema.Load(filepath.Join(chartDir, "values.schema.json"), extKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Chart{
+		Name: md.Name, Description: md.Description, Keywords: md.Keywords, Home: md.Home, Sources: md.Sources,
+		AppVersion: md.AppVersion, IconFile: icon, SourcePath: "charts/" + md.Name,
+		Values: readFile(t, filepath.Join(chartDir, "values.yaml")),
+		Schema: s, Form: schema.Compute(s, schema.NewContext(nil, reg, nil, ""), nil), ExtKey: extKey,
+		Versions: []Version{{Version: md.Version, AppVersion: md.AppVersion, Created: day("2026-04-01T10:00:00Z"), URL: md.Name + "-" + md.Version + ".tgz"}},
+	}
+	if data, err := os.ReadFile(filepath.Join(chartDir, "README.md")); err == nil {
+		c.README = data
+	}
+	for _, d := range md.Dependencies {
+		c.Versions[0].Dependencies = append(c.Versions[0].Dependencies, Dependency{Name: d.Name, Version: d.Version, Repository: d.Repository, Condition: d.Condition, Alias: d.Alias})
+	}
+	return c
+}
+
+// largeCatalog holds one generated chart (gencatalog's first): a schema of
+// a real chart's size, with two dozen top-level groups, sliders and
+// switches, a README with a table, a home page and two sources.
+func largeCatalog(t *testing.T) *Catalog {
+	t.Helper()
+	dir := t.TempDir()
+	if err := gencatalog.Write(dir, 1); err != nil {
+		t.Fatal(err)
+	}
+	name := gencatalog.ChartName(0)
+	reg, err := region.Load(filepath.Join("..", "..", "..", "examples", "region.yaml"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Catalog{
+		Name: "generated", Title: "Generated catalog", Source: "https://git.example.org/datalab/catalog-generated",
+		RepoURL: "https://catalogs.example.org/generated",
+		Charts:  []*Chart{chartFromDir(t, filepath.Join(dir, "charts", name), "x-platform", filepath.Join(dir, "icons", name+".svg"), reg)},
+	}
 }
 
 // generatedCatalog is a catalog of n charts of 30 versions each, from

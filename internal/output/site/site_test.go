@@ -132,6 +132,17 @@ func checkPage(t *testing.T, dir, page string) *html.Node {
 		case "style", "iframe", "object", "embed", "form", "base", "frame", "frameset", "svg", "math", "template":
 			t.Errorf("%s: element not allowed", where)
 		}
+		// What scrolls sideways (snippets, tables) is reachable with the
+		// keyboard and says what it holds (axe's
+		// scrollable-region-focusable).
+		if (n.Data == "pre" && hasClass(n, "snippet")) || hasClass(n, "table-scroll") || hasClass(n, "code-scroll") {
+			tab, _ := attr(n, "tabindex")
+			role, _ := attr(n, "role")
+			label, _ := attr(n, "aria-label")
+			if tab != "0" || role != "region" || strings.TrimSpace(label) == "" {
+				t.Errorf("%s: a box that scrolls with tabindex=%q role=%q aria-label=%q, want 0, region and a label", where, tab, role, label)
+			}
+		}
 		for _, a := range n.Attr {
 			k := strings.ToLower(a.Key)
 			if strings.HasPrefix(k, "on") || k == "style" || k == "formaction" || k == "srcdoc" || k == "srcset" {
@@ -220,6 +231,7 @@ func TestRenderNormalPages(t *testing.T) {
 		`href="charts/jupyter/index.html"`,
 		`href="assets/style.css"`,
 		`<script src="assets/catalog.js" defer></script>`,
+		`<script src="assets/copy.js" defer></script>`,
 		// Chips for the keywords two cards share, and only those.
 		`data-keyword="python"`,
 		`data-keyword="ide"`,
@@ -229,6 +241,8 @@ func TestRenderNormalPages(t *testing.T) {
 		`href="https://github.com/example-org/catalog-ide" rel="noopener noreferrer"`,
 		// Usable without JavaScript: the filter bar is hidden, the cards are not.
 		`data-filters hidden>`,
+		// How to add the catalog to Helm, as every chart page says it.
+		`<pre class="snippet" tabindex="0" role="region" aria-label="Helm command"><code>helm repo add ide ` + normalRepo + `</code></pre>`,
 	} {
 		if !strings.Contains(index, want) {
 			t.Errorf("index.html lacks %s", want)
@@ -470,6 +484,17 @@ func TestMarkdownSanitize(t *testing.T) {
 		{"escape the repository", "[x](../../../../etc/passwd)", []string{"<p>x</p>"}, []string{"<a"}},
 		{"protocol relative", "[x](//evil.example/a)", []string{`href="https://evil.example/a"`}, nil},
 		{"backslash", `[x](\\evil.example\a)`, nil, []string{"<a"}},
+		// A table scrolls in a box the keyboard reaches, labelled with the
+		// heading above it, as text.
+		{"tables", "| a |\n|---|\n| 1 |\n\n## Values `x` \"<b>\" & y\n\n| b |\n|---|\n| 2 |\n", []string{
+			`<div class="table-scroll" tabindex="0" role="region" aria-label="README table 1">` + "\n<table>",
+			`<div class="table-scroll" tabindex="0" role="region" aria-label="README table 2, under Values x &#34;&#34; &amp; y">` + "\n<table>",
+			"</table>\n</div>",
+		}, []string{"<b>"}},
+		{"code", "```sh\nhelm repo add\n```\n\n    indented\n", []string{
+			`<div class="code-scroll" tabindex="0" role="region" aria-label="README code 1">` + "\n<pre><code class=\"language-sh\">helm repo add\n</code></pre>\n</div>",
+			`<div class="code-scroll" tabindex="0" role="region" aria-label="README code 2">` + "\n<pre><code>indented\n</code></pre>\n</div>",
+		}, nil},
 	}
 	md := newMarkdown()
 	for _, c := range cases {
@@ -639,8 +664,11 @@ func TestLinkFilters(t *testing.T) {
 	checkPage(t, dir, "charts/a/index.html")
 	page := string(readFile(t, filepath.Join(dir, "charts", "a", "index.html")))
 	for _, want := range []string{
-		`<a href="http://example.org/home" rel="noopener noreferrer">`,
-		`<a href="https://example.org/src" rel="noopener noreferrer">`,
+		// Links show their host and path, cut after separators.
+		`<dt>Home</dt>
+      <dd><a class="web-link" href="http://example.org/home" rel="noopener noreferrer">example.<wbr>org/<wbr>home</a></dd>`,
+		`<dt>Sources</dt>
+      <dd><a class="web-link" href="https://example.org/src" rel="noopener noreferrer">example.<wbr>org/<wbr>src</a></dd>`,
 		`<span class="nolink">git@github.com:o/r.git</span>`,
 		`<a href="mailto:good@example.org">good@example.org</a>`,
 		`<a href="https://example.org/good" rel="noopener noreferrer">`,
@@ -678,6 +706,15 @@ func TestLinkFilters(t *testing.T) {
 	}
 	if strings.Count(page, "<li><span>") != 4 {
 		t.Errorf("want 4 maintainers (the empty one dropped)")
+	}
+
+	// The index says how to add the catalog, and that its address is
+	// not known yet.
+	index := string(readFile(t, filepath.Join(dir, "index.html")))
+	for _, want := range []string{"<code>helm repo add c https://&lt;owner&gt;.github.io/&lt;repo&gt;</code>", `<p class="note-box">The address of this catalog's chart repository is not known yet`} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index lacks %s", want)
+		}
 	}
 
 	// A path outside the repository gives a link to the branch only.
@@ -909,11 +946,11 @@ func byID(t *testing.T, doc *html.Node, id string) *html.Node {
 	return found[0]
 }
 
-// The main column of a chart page starts with the live form (the
-// "chart-form" partial, called with the chart), then the install snippets,
-// then the README and the default values folded: the options are no
-// longer below a README's length. A library chart, never launched, has no
-// form.
+// The main column of a chart page starts with the install snippets, as a
+// chart repository's page does, then the live form (the "chart-form"
+// partial, called with the chart). The README and the default values come
+// after, folded and as wide as the page, so that a README's tables have
+// room; then the options. A library chart, never launched, has no form.
 func TestChartPageOrder(t *testing.T) {
 	tmpl := t.TempDir()
 	hook := `{{define "chart-form"}}<section id="form-hook" data-chart="{{.Name}}" data-root="{{.Root}}"></section>{{end}}`
@@ -926,9 +963,18 @@ func TestChartPageOrder(t *testing.T) {
 	if len(main) != 1 {
 		t.Fatalf("%d main columns", len(main))
 	}
-	want := []string{"section#form-hook", "section#chart-install", "details#chart-readme", "details#chart-values"}
+	want := []string{"section#chart-install", "section#form-hook"}
 	if got := childIDs(main[0]); !slices.Equal(got, want) {
 		t.Errorf("main column %q, want %q", got, want)
+	}
+	var wide []string
+	for _, id := range childIDs(main[0].Parent.Parent) {
+		if id != "nav#" && id != "section#" && id != "div#" {
+			wide = append(wide, id)
+		}
+	}
+	if want := []string{"details#chart-readme", "details#chart-values", "section#chart-options", "section#chart-changelog", "section#chart-versions"}; !slices.Equal(wide, want) {
+		t.Errorf("below the columns %q, want %q", wide, want)
 	}
 	form := byID(t, doc, "form-hook")
 	if name, _ := attr(form, "data-chart"); name != "jupyter" {
@@ -1178,5 +1224,29 @@ func TestLargeIndexSize(t *testing.T) {
 	doc := checkPage(t, dir, "index.html")
 	if cards := find(doc, isCard); len(cards) != 500 {
 		t.Errorf("%d cards", len(cards))
+	}
+}
+
+// A link shows its address without the scheme and a trailing slash, cut
+// after separators only; a URL not safe to link stays text, as written.
+func TestAddressLinks(t *testing.T) {
+	for _, c := range []struct {
+		in, url string
+		parts   []string
+	}{
+		{"https://github.com/InseeFrLab/helm-charts-interactive-services", "https://github.com/InseeFrLab/helm-charts-interactive-services",
+			[]string{"github.", "com/", "InseeFrLab/", "helm-", "charts-", "interactive-", "services"}},
+		{"https://jupyter.org/", "https://jupyter.org/", []string{"jupyter.", "org"}},
+		{"HTTP://Example.ORG/a_b?c=1&d=2", "HTTP://Example.ORG/a_b?c=1&d=2", []string{"example.", "org/", "a_", "b?", "c=", "1&", "d=", "2"}},
+		{"ftp://example.org/x", "", []string{"ftp://example.org/x"}},
+		{"javascript:alert(1)", "", []string{"javascript:alert(1)"}},
+	} {
+		l := addressLinkOf(c.in)
+		if l.URL != c.url || !slices.Equal(l.Parts, c.parts) || l.Text != strings.Join(c.parts, "") {
+			t.Errorf("addressLinkOf(%q) = %+v, want the URL %q and the parts %q", c.in, l, c.url, c.parts)
+		}
+	}
+	if got, want := addressParts("https://charts.example.org/stable"), []string{"https://charts.", "example.", "org/", "stable"}; !slices.Equal(got, want) {
+		t.Errorf("addressParts cuts %q", got)
 	}
 }

@@ -52,6 +52,41 @@ func webLink(text, raw string) link {
 	return link{Text: text}
 }
 
+// addressSeparators are where an address shown as text may wrap: after
+// each of them, never inside a word.
+const addressSeparators = "/.-_?&=#"
+
+// addressLinkOf links an http(s) address, shown as its host and path
+// (and query): the scheme and a trailing slash say nothing to a reader.
+func addressLinkOf(raw string) addressLink {
+	l := webLink(raw, raw)
+	if l.URL == "" {
+		return addressLink{link: l, Parts: []string{l.Text}}
+	}
+	u, err := url.Parse(l.URL)
+	if err != nil {
+		return addressLink{link: l, Parts: []string{l.Text}}
+	}
+	text := strings.ToLower(u.Host) + strings.TrimRight(u.Path, "/")
+	if u.RawQuery != "" {
+		text += "?" + u.RawQuery
+	}
+	l.Text = text
+	return addressLink{link: l, Parts: addressParts(text)}
+}
+
+// addressParts cuts an address after each separator but inside its
+// scheme's "://".
+func addressParts(s string) []string {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return wrapParts(s, addressSeparators)
+	}
+	parts := wrapParts(rest, addressSeparators)
+	parts[0] = scheme + "://" + parts[0]
+	return parts
+}
+
 // emailRe accepts the common shape of an address: no spaces, quotes,
 // angle brackets or parentheses, one @ and a dotted domain.
 var emailRe = regexp.MustCompile(`^[A-Za-z0-9.!#$%&'*+/=?^_{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$`)

@@ -70,6 +70,50 @@ func TestBannersInBrowser(t *testing.T) {
 		t.Errorf("the banner is in %s", got)
 	}
 	browsertest.Screenshot(t, ctx, "serve-findings-banner")
+	// A short banner opens unfolded.
+	if open := eval(fmt.Sprintf(`String(document.querySelector(%q).open)`, chartBanner+" details")); open != "true" {
+		t.Errorf("the banner of one finding is folded")
+	}
+
+	// Nineteen findings: the banner opens folded to its title, one line
+	// that leaves the page in sight, and unfolds with a click.
+	eval(`window.__before = 'many'`)
+	write(t, cat, "charts/demo/values.schema.json", manyWarningsSchema(19))
+	many := next(t, evs)
+	until("the reload", fmt.Sprintf(`window.__before === undefined && document.querySelector('script[data-build]').dataset.build === %q`, many.Build))
+	until("the findings banner", fmt.Sprintf(`!!document.querySelector(%q)`, chartBanner))
+	height := func() int {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64](fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().height`, chartBanner)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return int(v)
+	}
+	if text := eval(fmt.Sprintf(`document.querySelector(%q).textContent`, chartBanner+" summary")); text != "19 lint findings in chart demo" {
+		t.Errorf("the folded banner's title is %q", text)
+	}
+	if h := height(); h > 60 {
+		t.Errorf("the folded banner of 19 findings is %d px tall", h)
+	}
+	browsertest.Screenshot(t, ctx, "serve-findings-folded")
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(chartBanner+" summary"))); err != nil {
+		t.Fatal(err)
+	}
+	if n := eval(fmt.Sprintf(`String(Array.from(document.querySelectorAll(%q)).filter((li) => li.offsetParent !== null).length)`, chartBanner+" li")); n != "19" {
+		t.Errorf("the unfolded banner shows %s findings, want 19", n)
+	}
+	if h := height(); h < 200 {
+		t.Errorf("the unfolded banner of 19 findings is %d px tall", h)
+	}
+	// Unfolded it stays across a reload, while the findings are the same.
+	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	until("the unfolded banner after a reload", fmt.Sprintf(`(d => !!d && d.open)(document.querySelector(%q))`, chartBanner+" details"))
+	if errs := browsertest.Errors(ctx); len(errs) > 0 {
+		t.Errorf("errors with the banner of 19 findings: %q", errs)
+	}
 
 	// Fixed: the page reloads, without the banner.
 	eval(`window.__before = 'fix'`)

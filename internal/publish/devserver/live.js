@@ -67,22 +67,50 @@
     return li;
   }
 
-  function banner(kind, role, title) {
+  // A banner folds to its title: a long one (more than foldAbove
+  // findings) starts folded, so that the page stays in sight. What the
+  // reader opened or folded is kept across the page's reloads (by the
+  // banner's title, which holds the number of findings: a new number is a
+  // new banner).
+  var foldAbove = 3;
+
+  function remembered(key) {
+    try {
+      return window.sessionStorage.getItem('catalogist-live:' + key);
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function remember(key, open) {
+    try {
+      window.sessionStorage.setItem('catalogist-live:' + key, open ? 'open' : 'folded');
+    } catch (e) { /* storage refused: the fold is not kept */ }
+  }
+
+  // banner returns the banner and the element its content goes in.
+  function banner(kind, role, title, items) {
     var b = el('section', 'catalogist-live-banner catalogist-live-' + kind);
     b.setAttribute('role', role);
     b.setAttribute('aria-label', title);
-    b.appendChild(el('p', 'catalogist-live-title', title));
-    return b;
+    var d = el('details', 'catalogist-live-details');
+    var key = kind + ':' + location.pathname + ':' + title;
+    var kept = remembered(key);
+    d.open = kept ? kept === 'open' : items <= foldAbove;
+    d.addEventListener('toggle', function () { remember(key, d.open); });
+    d.appendChild(el('summary', 'catalogist-live-title', title));
+    b.appendChild(d);
+    return { banner: b, body: d };
   }
 
   function findingsBanner(kind, title, findings) {
-    var b = banner(kind, 'status', title);
+    var b = banner(kind, 'status', title, findings.length);
     var ul = el('ul', 'catalogist-live-findings-list');
     findings.forEach(function (f) {
       ul.appendChild(findingItem(f));
     });
-    b.appendChild(ul);
-    return b;
+    b.body.appendChild(ul);
+    return b.banner;
   }
 
   function worst(findings) {
@@ -100,27 +128,31 @@
     var banners = [];
     var name = chartName();
     if (!st.ok) {
-      var b = banner('failed', 'alert', st.serving
-        ? 'The last build failed: this page is from the last good build.'
-        : 'No build has succeeded yet.');
-      b.appendChild(el('pre', 'catalogist-live-message', st.error || ''));
       // The errors that failed the build, but for the page's chart's,
       // which its own banner lists.
-      var ul = el('ul', 'catalogist-live-findings-list');
+      var failed = [];
       Object.keys(st.charts || {}).sort().forEach(function (other) {
         if (other === name) {
           return;
         }
         st.charts[other].forEach(function (f) {
           if (f.severity === 'error') {
-            ul.appendChild(findingItem(f, other));
+            failed.push([f, other]);
           }
         });
       });
+      var fail = banner('failed', 'alert', st.serving
+        ? 'The last build failed: this page is from the last good build.'
+        : 'No build has succeeded yet.', failed.length);
+      fail.body.appendChild(el('pre', 'catalogist-live-message', st.error || ''));
+      var ul = el('ul', 'catalogist-live-findings-list');
+      failed.forEach(function (x) {
+        ul.appendChild(findingItem(x[0], x[1]));
+      });
       if (ul.firstChild) {
-        b.appendChild(ul);
+        fail.body.appendChild(ul);
       }
-      banners.push(b);
+      banners.push(fail.banner);
     }
     var own = name && st.charts && Object.prototype.hasOwnProperty.call(st.charts, name) ? st.charts[name] : [];
     if (own.length) {

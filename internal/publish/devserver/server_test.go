@@ -75,6 +75,16 @@ const workersSchema = `{
 }
 `
 
+// manyWarningsSchema has n options whose hidden condition names no option:
+// n warnings.
+func manyWarningsSchema(n int) string {
+	var props []string
+	for i := range n {
+		props = append(props, fmt.Sprintf(`"w%d": {"type": "integer", "default": %d, "hidden": {"path": "nothere", "value": true}}`, i, i))
+	}
+	return `{"type": "object", "properties": {` + strings.Join(props, ", ") + "}}\n"
+}
+
 // brokenSchema gives an option a type the form does not know: an error,
 // which fails the build.
 var brokenSchema = strings.Replace(cleanSchema, `"type": "integer"`, `"type": "integr"`, 1)
