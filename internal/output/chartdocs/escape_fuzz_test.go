@@ -11,6 +11,8 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
 	xhtml "golang.org/x/net/html"
+
+	"github.com/catalogist/catalogist/internal/base/invisible"
 )
 
 // FuzzEscaping writes any text (a schema's and a Chart.yaml's are UTF-8)
@@ -73,7 +75,7 @@ func escapedRowProblem(v string) string {
 	if len(td) != 3 {
 		return fmt.Sprintf("%q: %d cells\n%s", v, len(td), md)
 	}
-	shownCode := visible(v)
+	shownCode := invisible.Escape(v)
 	if v == "" {
 		shownCode = " "
 	}

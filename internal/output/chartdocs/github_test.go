@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/catalogist/catalogist/internal/base/invisible"
 	"github.com/catalogist/catalogist/internal/testkit/tooltest"
 )
 
@@ -252,7 +253,7 @@ func checkChartText(t *testing.T, chartFile string, doc *html.Node) {
 		}
 	}
 	// In code, a new line shows as its escape.
-	if v := visible(info.KubeVersion); !strings.Contains(shown, "Kubernetes: "+v) {
+	if v := invisible.Escape(info.KubeVersion); !strings.Contains(shown, "Kubernetes: "+v) {
 		t.Errorf("kubeVersion is not shown as %q", v)
 	}
 }
@@ -281,7 +282,7 @@ func TestEscapingOnGitHub(t *testing.T) {
 		}
 		want := []string{
 			shownInline(strings.Join(strings.Fields(v), " ")),
-			visible(v),
+			invisible.Escape(v),
 			shownInline(strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(v)),
 		}
 		for j, w := range want {
@@ -297,7 +298,7 @@ func TestEscapingOnGitHub(t *testing.T) {
 
 // shownInline is how a text shows once escaped: each hidden character as
 // its escape, blanks at the ends dropped from a cell.
-func shownInline(s string) string { return strings.Trim(visible(s), " \t") }
+func shownInline(s string) string { return strings.Trim(invisible.Escape(s), " \t") }
 
 // escapeVectors are texts a schema or Chart.yaml may hold that Markdown or
 // HTML would read as markup; the fuzz targets start from them too.

@@ -23,6 +23,8 @@ import (
 
 	"github.com/Masterminds/sprig/v3"
 	"gopkg.in/yaml.v3"
+
+	"github.com/catalogist/catalogist/internal/base/invisible"
 )
 
 // HelmDocsVersion is the helm-docs release whose output docs matches, and
@@ -246,7 +248,7 @@ var (
 
 // isAutolink reports whether <s> is a link Markdown shows as s.
 func isAutolink(s string) bool {
-	return !strings.ContainsFunc(s, hidden) && (webAutolink.MatchString(s) || mailAutolink.MatchString(s))
+	return !strings.ContainsFunc(s, invisible.Is) && (webAutolink.MatchString(s) || mailAutolink.MatchString(s))
 }
 
 // forTemplate is the chart as a template reads it: every text escaped as

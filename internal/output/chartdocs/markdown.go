@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/catalogist/catalogist/internal/base/invisible"
 	"github.com/catalogist/catalogist/internal/base/secret"
 	"github.com/catalogist/catalogist/internal/model/schema"
 )
@@ -158,11 +159,11 @@ func valueCode(v any) string {
 }
 
 // valueText writes a value: a string as it is (quoted when empty, or when
-// blanks or hidden characters would not show), anything else as compact
+// blanks or invisible characters would not show), anything else as compact
 // JSON, cut beyond maxValue characters.
 func valueText(v any) string {
 	s, ok := v.(string)
-	if !ok || s == "" || strings.TrimSpace(s) != s || strings.ContainsFunc(s, hidden) {
+	if !ok || s == "" || strings.TrimSpace(s) != s || strings.ContainsFunc(s, invisible.Is) {
 		s = jsonText(v)
 	}
 	if utf8.RuneCountInString(s) > maxValue {
@@ -171,7 +172,7 @@ func valueText(v any) string {
 	return s
 }
 
-// jsonText writes a value as compact JSON, with the hidden characters
+// jsonText writes a value as compact JSON, with the invisible characters
 // JSON leaves as they are (DEL, C1 controls, bidirectional controls)
 // escaped too.
 func jsonText(v any) string {
@@ -179,42 +180,9 @@ func jsonText(v any) string {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return visible(fmt.Sprint(v))
+		return invisible.Escape(fmt.Sprint(v))
 	}
-	return visible(strings.TrimSuffix(buf.String(), "\n"))
-}
-
-// hidden reports whether a character does not show as itself where a
-// README is read: a control character (a new line ends a table row and
-// the line a marker is read from; an escape sequence drives the terminal
-// a README is printed on), a line or paragraph separator, or a
-// bidirectional control, which reorders the text around it.
-func hidden(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
-}
-
-// visible writes each hidden character of s as JSON writes it in a string
-// (\n, \u001b, \u202e), so that it shows, on the line it was on.
-func visible(s string) string {
-	if !strings.ContainsFunc(s, hidden) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case hidden(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return invisible.Escape(strings.TrimSuffix(buf.String(), "\n"))
 }
 
 // notes says everything about an option besides its key, type and
@@ -359,7 +327,7 @@ func hiddenText(h *schema.DescribedHidden, so *schema.Option) string {
 
 // keyText writes key segments as helm --set names them: joined with dots,
 // a dot inside a segment escaped (resources.limits.nvidia\.com/gpu), an
-// array's items as []. An empty segment, or one holding a hidden
+// array's items as []. An empty segment, or one holding an invisible
 // character, which no --set can name, is written quoted as JSON writes
 // it, each such character escaped: a key of the schema never writes a new
 // line.
@@ -373,7 +341,7 @@ func keyText(key []string) string {
 		if i > 0 {
 			b.WriteString(".")
 		}
-		if k == "" || strings.ContainsFunc(k, hidden) {
+		if k == "" || strings.ContainsFunc(k, invisible.Is) {
 			b.WriteString(jsonText(k))
 			continue
 		}
@@ -389,7 +357,7 @@ func keyText(key []string) string {
 func code(s string) string { return span(s, true) }
 
 // span writes s as a code span, which shows any text as written: fenced
-// with more backticks than it holds in a row, hidden characters written
+// with more backticks than it holds in a row, invisible characters written
 // as escapes (a code span may not hold a new line, which would end a
 // table row), and, in a table cell, pipes escaped.
 func span(s string, cell bool) string {
@@ -397,7 +365,7 @@ func span(s string, cell bool) string {
 		// Two backticks alone are no code span.
 		return "` `"
 	}
-	s = visible(s)
+	s = invisible.Escape(s)
 	longest, run := 0, 0
 	for _, r := range s {
 		if r == '`' {
@@ -427,7 +395,7 @@ func cellText(s string) string {
 // inline escapes text so that Markdown shows it as written inside a line
 // (a table cell, a heading, a paragraph, a link's text): no HTML, link,
 // image, code, emphasis, strikethrough, character reference or cell end.
-// A new line becomes a blank and a hidden character its escape; < is
+// A new line becomes a blank and an invisible character its escape; < is
 // written &lt;. gt writes > as &gt; too: without it, > is left as it is,
 // as in a version constraint (>=1.25), since it makes markup only at the
 // start of a line (a quote) or closing what a < opened, and no < is left.
@@ -514,8 +482,8 @@ func escapeRune(rs []rune, i int, gt bool) string {
 			return `\&`
 		}
 	}
-	if hidden(r) {
-		return `\` + visible(string(r))
+	if invisible.Is(r) {
+		return `\` + invisible.Escape(string(r))
 	}
 	return ""
 }
