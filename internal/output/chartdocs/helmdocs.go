@@ -201,10 +201,10 @@ func badgePath(s string) string {
 	return b.String()
 }
 
-// chartText writes a value of Chart.yaml or requirements.yaml as text wherever
-// a template puts it in a line: as helm-docs writes it, but for what
-// would make markup or end the line, escaped (see inline). > stays, as
-// in kubeVersion's >=1.25.
+// chartText writes a value of Chart.yaml or requirements.yaml as text
+// wherever a template puts it in a line: as helm-docs writes it, but for
+// what would make markup or end the line, escaped (see inline). > stays,
+// as in kubeVersion's >=1.25.
 func chartText(s string) string { return inline(s, false) }
 
 // chartBlock writes a text of several lines (the chart's description) as
@@ -221,7 +221,7 @@ func chartBlock(s string) string {
 // link writes an address as helm-docs does, <address>, where Markdown
 // reads that as a link showing the address: an http(s) URL or an e-mail
 // address, with no blank, control character, angle bracket or pipe.
-// Anything else is that text between escaped brackets, which shows as
+// Anything else is that text between &lt; and &gt;, which shows as
 // helm-docs' does where it makes no link, and never as HTML (<img ...>).
 func link(s string) string {
 	if s == "" || isAutolink(s) {

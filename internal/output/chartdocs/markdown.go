@@ -90,10 +90,11 @@ func (d *Doc) writeGroup(b *strings.Builder, g *group, level int) {
 	if g.opt != nil {
 		o := g.opt
 		b.WriteString(strings.Repeat("#", level) + " ")
+		// A heading is no table cell: a pipe in the key needs no escape.
 		if t := title(o); t != "" {
-			b.WriteString(headingText(t) + " (" + code(keyText(o.Key)) + ")")
+			b.WriteString(headingText(t) + " (" + span(keyText(o.Key), false) + ")")
 		} else {
-			b.WriteString(code(keyText(o.Key)))
+			b.WriteString(span(keyText(o.Key), false))
 		}
 		b.WriteString("\n\n")
 		if p := strings.Join(d.notes(o, true), " "); p != "" {
