@@ -50,6 +50,11 @@ export CATALOGIST_PRECOMMIT := $(PRECOMMIT)
 HELMDOCS ?= $(or $(CATALOGIST_HELMDOCS),$(shell bash scripts/install-tools.sh --print helm-docs))
 export CATALOGIST_HELMDOCS := $(HELMDOCS)
 
+# Debian's cmark-gfm, GitHub's Markdown renderer, with which the docs tests
+# read the READMEs `catalogist docs` writes; installed by `make tools`.
+CMARKGFM ?= $(or $(CATALOGIST_CMARKGFM),$(shell bash scripts/install-tools.sh --print cmark-gfm))
+export CATALOGIST_CMARKGFM := $(CMARKGFM)
+
 # Steps of `make check`, in order.
 CHECK_STEPS := tools fmt-check vet build test test-js lint-examples fuzz
 

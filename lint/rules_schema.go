@@ -3,11 +3,13 @@ package lint
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/common/util"
 
+	"github.com/catalogist/catalogist/internal/base/invisible"
 	"github.com/catalogist/catalogist/internal/input/srcpos"
 	"github.com/catalogist/catalogist/internal/model/schema"
 )
@@ -15,7 +17,7 @@ import (
 // schemaRules check the schema as JSON Schema and as the form reads its
 // options; valuesRules check values against it.
 var (
-	schemaRules = []*Rule{RuleJSON, RuleJSONSchema, RuleRootObject, RuleOptionType, RuleOptionText, RuleRender, RuleSchemaShape}
+	schemaRules = []*Rule{RuleJSON, RuleJSONSchema, RuleRootObject, RuleOptionType, RuleOptionText, RuleOptionKey, RuleRender, RuleSchemaShape}
 	valuesRules = []*Rule{RuleDefaultValid, RuleValuesValid, RuleDuplicateKey}
 )
 
@@ -106,6 +108,77 @@ var RuleOptionText = &Rule{
 	Name: "option-text", Severity: Error, Launchable: true,
 	Doc: "title and description are strings (the form will not open otherwise)",
 	Run: shapeRule(schema.ShapeText),
+}
+
+// RuleOptionKey reports option keys that do not show as written where
+// keys are read: a README's table, the form, a terminal.
+var RuleOptionKey = &Rule{
+	Name: "option-key", Severity: Warning, Launchable: true,
+	Doc: "option keys hold no control character (a new line, a tab), line separator or bidirectional control, and none of the characters < > ` | [ ], which Markdown reads as markup: a README (helm-docs writes keys as they are), the form and terminals would not show the key as written",
+	Run: func(p *Pass) {
+		for _, o := range p.sourceOptions() {
+			if len(o.Key) == 0 || o.Key[len(o.Key)-1] == schema.ItemsKey {
+				continue
+			}
+			k := o.Key[len(o.Key)-1]
+			hidden, markup := keyFaults(k)
+			var why []string
+			if len(hidden) > 0 {
+				why = append(why, "it does not show as written in a README, the form or a terminal")
+			}
+			if len(markup) > 0 {
+				why = append(why, "Markdown reads it as markup where a tool writes keys as they are (helm-docs' values table)")
+			}
+			if len(why) > 0 {
+				p.AtKey(o.Node, "option key %q holds %s: %s; rename the option", k, andList(append(hidden, markup...)), strings.Join(why, ", and "))
+			}
+		}
+	},
+}
+
+// markupInKeys are the characters option-key reports: < and > open and
+// close HTML (a tag, a comment such as docs' marker lines) and links; a
+// backtick ends the code span keys are written in; a pipe ends a cell of
+// GitHub's tables, where keys are listed, even in code; [ and ] make links
+// and images, and helm --set reads key[0] as a list's item, so that no
+// --set names the key. Other punctuation (_ * ~ # & \) is left alone: _
+// is common in keys (AWS_ACCESS_KEY_ID), and the others make at most
+// emphasis or a heading where a tool writes a key raw, never HTML or a
+// link.
+const markupInKeys = "<>`|[]"
+
+// keyFaults names the invisible characters and the characters of
+// markupInKeys a key holds, once each.
+func keyFaults(k string) (hidden, markup []string) {
+	var chars []string
+	for _, r := range k {
+		switch {
+		case invisible.Is(r):
+			if name := invisible.Name(r); !slices.Contains(hidden, name) {
+				hidden = append(hidden, name)
+			}
+		case strings.ContainsRune(markupInKeys, r):
+			if c := strconv.Quote(string(r)); !slices.Contains(chars, c) {
+				chars = append(chars, c)
+			}
+		}
+	}
+	switch len(chars) {
+	case 0:
+	case 1:
+		markup = []string{"the markup character " + chars[0]}
+	default:
+		markup = []string{"the markup characters " + andList(chars)}
+	}
+	return hidden, markup
+}
+
+// andList joins words as a sentence does: a, b and c.
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // RuleRender reports unknown widgets.

@@ -27,7 +27,7 @@ set -euo pipefail
 TOOLS_DIR="${CATALOGIST_TOOLS:-$HOME/.cache/catalogist-tools}"
 
 # Tools installed when no argument is given.
-ALL_TOOLS=(helm4 helm3 chromium etcd kube-apiserver axe-core pre-commit helm-docs)
+ALL_TOOLS=(helm4 helm3 chromium etcd kube-apiserver axe-core pre-commit helm-docs cmark-gfm)
 
 # Pinned versions.
 HELM4_VERSION="v4.3.1"
@@ -164,6 +164,21 @@ install_pre-commit() {
 	local bin
 	bin=$(path_pre-commit)
 	[ -x "$bin" ] || apt_install pre-commit
+	"$bin" --version >&2 || die "$bin does not run"
+	printf '%s\n' "$bin"
+}
+
+### cmark-gfm: Debian's build of GitHub's Markdown renderer ##################
+#
+# The docs tests render the READMEs `catalogist docs` writes as GitHub
+# renders them, to hold that a catalog's text shows there as text.
+
+path_cmark-gfm() { printf '/usr/bin/cmark-gfm\n'; }
+
+install_cmark-gfm() {
+	local bin
+	bin=$(path_cmark-gfm)
+	[ -x "$bin" ] || apt_install cmark-gfm
 	"$bin" --version >&2 || die "$bin does not run"
 	printf '%s\n' "$bin"
 }

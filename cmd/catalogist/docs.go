@@ -54,7 +54,8 @@ directory; the default is the current directory. When every PATH is a
 file, as a commit hook passes them, each stands for the charts it belongs
 to, as for lint (a README.md, README.md.gotmpl, Chart.yaml or
 values.schema.json for its chart, a catalog.yaml for every chart of its
-catalog).
+catalog). After --, every argument is a PATH, even one starting with a
+dash: the commit hook ends its entry with --.
 
 With --check nothing is written: docs names each README that is out of
 date, with the first line that differs, and the command that updates it.

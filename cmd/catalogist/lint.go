@@ -33,7 +33,8 @@ what it belongs to: a file of a chart for the chart, catalog.yaml for every
 chart of its catalog, and a region file (region.yaml, regions.json,
 region-NAME.yaml) for --region and every chart of the catalogs it belongs
 to: the one whose catalog.yaml is in its directory or above, else those in
-the directories beside it.
+the directories beside it. After --, every argument is a PATH, even one
+starting with a dash: the commit hooks end their entry with --.
 
 Exit status (docs/exit-codes.md): 0 without errors, 1 with errors (or
 warnings with --strict), 2 for usage errors and files that cannot be read

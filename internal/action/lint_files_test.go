@@ -192,7 +192,8 @@ func TestLintFiles(t *testing.T) {
 }
 
 // The files the lint hook passes are the names lint maps: a chart's files and
-// the region files lint recognizes.
+// the region files lint recognizes. Each entry ends with --, so that a
+// file name is never a flag.
 func TestPreCommitHookFiles(t *testing.T) {
 	data, err := os.ReadFile("../../.pre-commit-hooks.yaml")
 	if err != nil {
@@ -206,8 +207,8 @@ func TestPreCommitHookFiles(t *testing.T) {
 	if err := yaml.Unmarshal(data, &hooks); err != nil {
 		t.Fatal(err)
 	}
-	if len(hooks) != 2 || hooks[0].ID != "catalogist-lint" || hooks[0].Entry != "catalogist lint" || !hooks[0].PassFilenames || !hooks[0].RequireSerial ||
-		hooks[1].ID != "catalogist-docs" || hooks[1].Entry != "catalogist docs" || !hooks[1].PassFilenames || !hooks[1].RequireSerial {
+	if len(hooks) != 2 || hooks[0].ID != "catalogist-lint" || hooks[0].Entry != "catalogist lint --" || !hooks[0].PassFilenames || !hooks[0].RequireSerial ||
+		hooks[1].ID != "catalogist-docs" || hooks[1].Entry != "catalogist docs --" || !hooks[1].PassFilenames || !hooks[1].RequireSerial {
 		t.Fatalf("hooks = %+v", hooks)
 	}
 	// The docs hook: a chart's README and what its section is written

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // RegionFileName matches the names region files go by: region.yaml, the
@@ -62,6 +63,11 @@ func NameFiles(args []string) (*Named, error) {
 	n := &Named{whole: map[string]string{}, some: map[string]*Catalog{}, charts: map[string]bool{}}
 	for _, a := range args {
 		_, statErr := os.Stat(a)
+		if statErr != nil && strings.HasPrefix(a, "-") {
+			// After --, a flag is a path: say so rather than let it
+			// stand for a deleted file.
+			return nil, fmt.Errorf("%s: no such file; every argument after -- is a path: put flags before -- (a pre-commit hook's flags go in its entry:, which ends with --, not in args:)", a)
+		}
 		dir := filepath.Dir(a)
 		chart, err := enclosingChart(dir)
 		if err != nil {

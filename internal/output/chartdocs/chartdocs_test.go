@@ -143,7 +143,7 @@ func TestFeaturesSection(t *testing.T) {
 		"| `lists.tags` | array of string | `[\"a\",\"b\"]` | **Tags.** |\n| `lists.tags[]` | string | *none* | **Tag.** A label. |",
 		"| `lists.volumes[].size` | string | `1Gi` | **Size.** Hidden while `lists.volumes[].mounted` is `false` in the same item. |",
 		// Escaping: the cell and the code span hold what was written.
-		"### Text \\| that needs \\*escaping\\* (`text`)\n\nLine one line two with \\`code\\`, \\<b\\>tags\\</b\\>, a_b and \\_c\\_, \\[link\\](x), \\~a\\~ and ~/path, \\&amp; R&D #.",
+		"### Text \\| that needs \\*escaping\\* (`text`)\n\nLine one line two with \\`code\\`, &lt;b&gt;tags&lt;/b&gt;, a_b and \\_c\\_, \\[link\\](x), ~a\\~ and ~/path, \\&amp; R&D #.",
 		"| `text.pipe` | string | ```a\\|b`c``d``` |",
 		"| `text.multiline` | string (text area) | `\"first\\nsecond\"` |",
 		"| `text.spaced` | string | `\" padded \"` |",

@@ -87,8 +87,9 @@ func FuzzWrittenByHelmDocs(f *testing.F) {
 
 // FuzzHelmDocsREADME reads any Chart.yaml and writes its README from
 // helm-docs' default template: it never panics, an error names the file,
-// and the README written names the chart in its first line and ends with
-// the footer, read back as the release written.
+// and the README written names the chart in its first line, ends with the
+// footer, read back as the release written, and has marker lines only
+// where its values section goes.
 func FuzzHelmDocsREADME(f *testing.F) {
 	for _, seed := range []string{
 		"apiVersion: v2\nname: a\nversion: 1.0.0\n",
@@ -96,6 +97,7 @@ func FuzzHelmDocsREADME(f *testing.F) {
 		"apiVersion: v1\nname: c\nversion: 1\n",
 		"name: [x]\n",
 		"description: |\n  a\n\n\n\n  b   \n",
+		"name: x\ndescription: \"" + Begin + "\\n" + End + "\\n\\n" + End + "\"\nhome: \"<!-- catalogist:options:end -->\"\n",
 		"",
 	} {
 		f.Add([]byte(seed), []byte("dependencies: [{name: x, repository: y, version: z}]\n"), true)
@@ -122,6 +124,10 @@ func FuzzHelmDocsREADME(f *testing.F) {
 		}
 		if n := bytes.Count(out, []byte(valuesPlaceholder)); (n == 1) != values {
 			t.Fatalf("%d values sections, the chart has values: %v", n, values)
+		}
+		// Chart.yaml's texts never write a marker line.
+		if b, e := markerLines(out); b != e || (b == 1) != values || b > 1 {
+			t.Fatalf("%d begin and %d end lines, the chart has values: %v:\n%s", b, e, values, out)
 		}
 	})
 }

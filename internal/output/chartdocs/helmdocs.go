@@ -23,6 +23,8 @@ import (
 
 	"github.com/Masterminds/sprig/v3"
 	"gopkg.in/yaml.v3"
+
+	"github.com/catalogist/catalogist/internal/base/invisible"
 )
 
 // HelmDocsVersion is the helm-docs release whose output docs matches, and
@@ -90,6 +92,9 @@ type ChartInfo struct {
 
 	// values is whether the chart has a values section: a schema.
 	values bool
+	// raw is the chart as Chart.yaml says it, for the named templates, in
+	// the copy a template reads (forTemplate).
+	raw *ChartInfo
 }
 
 // Maintainer is one of Chart.yaml's maintainers.
@@ -175,39 +180,136 @@ const valuesPlaceholder = Begin + "\n" + End
 // badge is a shields.io badge, with a trailing blank as helm-docs writes
 // it. shields.io reads a single dash as a separator.
 func badge(label, value string) string {
-	return "![" + label + ": " + value + "](https://img.shields.io/badge/" + label + "-" +
-		strings.ReplaceAll(value, "-", "--") + "-informational?style=flat-square) "
+	return "![" + label + ": " + chartText(value) + "](https://img.shields.io/badge/" + label + "-" +
+		badgePath(strings.ReplaceAll(value, "-", "--")) + "-informational?style=flat-square) "
 }
 
-// helmDocs writes the named template name for a chart.
+// badgePath writes a value into a badge's address as helm-docs does, but
+// for the characters that would end the address or the image there (a
+// blank, a parenthesis, a bracket, a control character...), which are
+// percent-encoded: a version or a type keeps its bytes.
+func badgePath(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~!$&'*+,;=:@/", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}
+
+// chartText writes a value of Chart.yaml or requirements.yaml as text
+// wherever a template puts it in a line: as helm-docs writes it, but for
+// what would make markup or end the line, escaped (see inline). > stays,
+// as in kubeVersion's >=1.25.
+func chartText(s string) string { return inline(s, false) }
+
+// chartBlock writes a text of several lines (the chart's description) as
+// helm-docs does, each line text, and none starting a heading, a quote, a
+// list or a thematic break.
+func chartBlock(s string) string {
+	lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(s), "\n")
+	for i, l := range lines {
+		lines[i] = paragraph(chartText(l))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// link writes an address as helm-docs does, <address>, where Markdown
+// reads that as a link showing the address: an http(s) URL or an e-mail
+// address, with no blank, control character, angle bracket or pipe.
+// Anything else is that text between &lt; and &gt;, which shows as
+// helm-docs' does where it makes no link, and never as HTML (<img ...>).
+func link(s string) string {
+	if s == "" || isAutolink(s) {
+		return "<" + s + ">"
+	}
+	return "&lt;" + chartText(s) + "&gt;"
+}
+
+// angle writes a link, nothing when there is none.
+func angle(s string) string {
+	if s == "" {
+		return ""
+	}
+	return link(s)
+}
+
+var (
+	// webAutolink is a URI autolink (CommonMark: a scheme, a colon, no
+	// blank, control character or angle bracket) of http or https.
+	webAutolink = regexp.MustCompile(`^(?i:https?):[^\x00-\x20\x7f<>|]*$`)
+	// mailAutolink is CommonMark's e-mail autolink but for the pipe.
+	mailAutolink = regexp.MustCompile("^[a-zA-Z0-9.!#$%&'*+/=?^_`{}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$")
+)
+
+// isAutolink reports whether <s> is a link Markdown shows as s.
+func isAutolink(s string) bool {
+	return !strings.ContainsFunc(s, invisible.Is) && (webAutolink.MatchString(s) || mailAutolink.MatchString(s))
+}
+
+// forTemplate is the chart as a template reads it: every text escaped as
+// text (the description as a block), the chart as it is kept for the
+// named templates, which escape each value for where they write it.
+func (c *ChartInfo) forTemplate() *ChartInfo {
+	t := *c
+	t.raw = c
+	for _, f := range []*string{&t.ApiVersion, &t.AppVersion, &t.KubeVersion, &t.Name, &t.Version, &t.Home, &t.Type, &t.Engine, &t.ChartDirectory} {
+		*f = chartText(*f)
+	}
+	t.Description = chartBlock(c.Description)
+	t.Sources = make([]string, len(c.Sources))
+	for i, s := range c.Sources {
+		t.Sources[i] = chartText(s)
+	}
+	t.Maintainers = make([]Maintainer, len(c.Maintainers))
+	for i, m := range c.Maintainers {
+		t.Maintainers[i] = Maintainer{Name: chartText(m.Name), Email: chartText(m.Email), Url: chartText(m.Url)}
+	}
+	t.Dependencies = make([]Dependency, len(c.Dependencies))
+	for i, d := range c.Dependencies {
+		t.Dependencies[i] = Dependency{Name: chartText(d.Name), Version: chartText(d.Version), Repository: chartText(d.Repository), Alias: chartText(d.Alias)}
+	}
+	return &t
+}
+
+// helmDocs writes the named template name for a chart, each value of the
+// chart escaped for where it goes: text in a line or a table cell, a
+// block for the description, a code span, a link's address.
 func helmDocs(name string, c *ChartInfo) (string, error) {
 	if c == nil {
 		return "", fmt.Errorf("template %q needs the chart as its argument: {{ template %q . }}", name, name)
 	}
+	if c.raw != nil {
+		c = c.raw
+	}
 	var b strings.Builder
 	switch name {
 	case "chart.name":
-		return c.Name, nil
+		return chartText(c.Name), nil
 	case "chart.header":
-		return "# " + c.Name + "\n", nil
+		return "# " + headingText(c.Name) + "\n", nil
 	case "chart.deprecationWarning":
 		if c.Deprecated {
 			return "> **:exclamation: This Helm Chart is deprecated!**", nil
 		}
 	case "chart.description":
-		return c.Description, nil
+		return chartBlock(c.Description), nil
 	case "chart.version":
-		return c.Version, nil
+		return chartText(c.Version), nil
 	case "chart.versionBadge":
 		return badge("Version", c.Version), nil
 	case "chart.type":
-		return c.Type, nil
+		return chartText(c.Type), nil
 	case "chart.typeBadge":
 		if c.Type != "" {
 			return badge("Type", c.Type), nil
 		}
 	case "chart.appVersion":
-		return c.AppVersion, nil
+		return chartText(c.AppVersion), nil
 	case "chart.appVersionBadge":
 		if c.AppVersion != "" {
 			return badge("AppVersion", c.AppVersion), nil
@@ -218,17 +320,17 @@ func helmDocs(name string, c *ChartInfo) (string, error) {
 			b.WriteString(s)
 		}
 	case "chart.homepage":
-		return c.Home, nil
+		return chartText(c.Home), nil
 	case "chart.homepageLine":
 		if c.Home != "" {
-			return "**Homepage:** <" + c.Home + ">", nil
+			return "**Homepage:** " + link(c.Home), nil
 		}
 	case "chart.maintainersHeader":
 		return "## Maintainers", nil
 	case "chart.maintainersTable":
 		b.WriteString("| Name | Email | Url |\n| ---- | ------ | --- |")
 		for _, m := range c.Maintainers {
-			b.WriteString("\n| " + m.Name + " | " + angle(m.Email) + " | " + angle(m.Url) + " |")
+			b.WriteString("\n| " + chartText(m.Name) + " | " + angle(m.Email) + " | " + angle(m.Url) + " |")
 		}
 	case "chart.maintainersSection":
 		if len(c.Maintainers) > 0 {
@@ -239,7 +341,7 @@ func helmDocs(name string, c *ChartInfo) (string, error) {
 		return "## Source Code", nil
 	case "chart.sourcesList":
 		for _, s := range c.Sources {
-			b.WriteString("\n* <" + s + ">")
+			b.WriteString("\n* " + link(s))
 		}
 	case "chart.sourcesSection":
 		if len(c.Sources) > 0 {
@@ -247,10 +349,10 @@ func helmDocs(name string, c *ChartInfo) (string, error) {
 			return "## Source Code\n" + l, nil
 		}
 	case "chart.kubeVersion":
-		return c.KubeVersion, nil
+		return chartText(c.KubeVersion), nil
 	case "chart.kubeVersionLine":
 		if c.KubeVersion != "" {
-			return "Kubernetes: `" + c.KubeVersion + "`", nil
+			return "Kubernetes: " + span(c.KubeVersion, false), nil
 		}
 	case "chart.requirementsHeader":
 		return "## Requirements", nil
@@ -261,7 +363,7 @@ func helmDocs(name string, c *ChartInfo) (string, error) {
 			if d.Alias != "" {
 				n = d.Alias + "(" + d.Name + ")"
 			}
-			b.WriteString("\n| " + d.Repository + " | " + n + " | " + d.Version + " |")
+			b.WriteString("\n| " + chartText(d.Repository) + " | " + chartText(n) + " | " + chartText(d.Version) + " |")
 		}
 	case "chart.requirementsSection":
 		if c.KubeVersion == "" && len(c.Dependencies) == 0 {
@@ -269,7 +371,7 @@ func helmDocs(name string, c *ChartInfo) (string, error) {
 		}
 		b.WriteString("## Requirements\n\n")
 		if c.KubeVersion != "" {
-			b.WriteString("Kubernetes: `" + c.KubeVersion + "`\n\n")
+			b.WriteString("Kubernetes: " + span(c.KubeVersion, false) + "\n\n")
 		}
 		if len(c.Dependencies) > 0 {
 			t, _ := helmDocs("chart.requirementsTable", c)
@@ -298,14 +400,6 @@ func helmDocs(name string, c *ChartInfo) (string, error) {
 		return "", fmt.Errorf("no template %q", name)
 	}
 	return b.String(), nil
-}
-
-// angle writes a link as an autolink, nothing when there is none.
-func angle(s string) string {
-	if s == "" {
-		return ""
-	}
-	return "<" + s + ">"
 }
 
 // funcs are the functions a template may call: sprig's, as for helm-docs
@@ -357,7 +451,7 @@ func render(name, text string, c *ChartInfo) ([]byte, error) {
 		return nil, fmt.Errorf("%w; correct the template there", err)
 	}
 	var out bytes.Buffer
-	if err := t.Execute(&capped{w: &out, left: maxRendered}, c); err != nil {
+	if err := t.Execute(&capped{w: &out, left: maxRendered}, c.forTemplate()); err != nil {
 		if errors.Is(err, errTooLong) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}

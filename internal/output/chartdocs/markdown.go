@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/catalogist/catalogist/internal/base/invisible"
 	"github.com/catalogist/catalogist/internal/base/secret"
 	"github.com/catalogist/catalogist/internal/model/schema"
 )
@@ -88,10 +90,11 @@ func (d *Doc) writeGroup(b *strings.Builder, g *group, level int) {
 	if g.opt != nil {
 		o := g.opt
 		b.WriteString(strings.Repeat("#", level) + " ")
+		// A heading is no table cell: a pipe in the key needs no escape.
 		if t := title(o); t != "" {
-			b.WriteString(headingText(t) + " (" + code(keyText(o.Key)) + ")")
+			b.WriteString(headingText(t) + " (" + span(keyText(o.Key), false) + ")")
 		} else {
-			b.WriteString(code(keyText(o.Key)))
+			b.WriteString(span(keyText(o.Key), false))
 		}
 		b.WriteString("\n\n")
 		if p := strings.Join(d.notes(o, true), " "); p != "" {
@@ -135,7 +138,9 @@ func (d *Doc) typeText(o *schema.DescribedOption) string {
 	case schema.WidgetSelect, schema.WidgetSlider, schema.WidgetRange, schema.WidgetPassword, schema.WidgetTextArea, schema.WidgetYAML:
 		t += " (" + string(o.Widget) + ")"
 	}
-	return t
+	// The type is the schema's word, which lint checks but docs writes
+	// whatever it is.
+	return cellText(t)
 }
 
 // defaultText is the chart's default, masked when it is a secret.
@@ -155,24 +160,30 @@ func valueCode(v any) string {
 }
 
 // valueText writes a value: a string as it is (quoted when empty, or when
-// blanks or control characters would not show), anything else as compact
+// blanks or invisible characters would not show), anything else as compact
 // JSON, cut beyond maxValue characters.
 func valueText(v any) string {
 	s, ok := v.(string)
-	if !ok || s == "" || strings.TrimSpace(s) != s || strings.ContainsFunc(s, unicode.IsControl) {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v); err != nil {
-			s = fmt.Sprint(v)
-		} else {
-			s = strings.TrimSuffix(buf.String(), "\n")
-		}
+	if !ok || s == "" || strings.TrimSpace(s) != s || strings.ContainsFunc(s, invisible.Is) {
+		s = jsonText(v)
 	}
 	if utf8.RuneCountInString(s) > maxValue {
 		s = string([]rune(s)[:maxValue-20]) + "…"
 	}
 	return s
+}
+
+// jsonText writes a value as compact JSON, with the invisible characters
+// JSON leaves as they are (DEL, C1 controls, bidirectional controls)
+// escaped too.
+func jsonText(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return invisible.Escape(fmt.Sprint(v))
+	}
+	return invisible.Escape(strings.TrimSuffix(buf.String(), "\n"))
 }
 
 // notes says everything about an option besides its key, type and
@@ -224,7 +235,12 @@ func (d *Doc) sliderText(o *schema.DescribedOption, so *schema.Option) string {
 	s := o.Slider
 	unit := ""
 	if s.Unit != nil {
-		unit = *s.Unit
+		// The unit follows a number: a tilde there could close a
+		// strikethrough.
+		unit = cellText(*s.Unit)
+		if strings.HasPrefix(unit, "~") {
+			unit = `\` + unit
+		}
 	}
 	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) + unit }
 	bounds := fmt.Sprintf("%s–%s, step %s", num(s.Min), num(s.Max), num(s.Step))
@@ -312,7 +328,10 @@ func hiddenText(h *schema.DescribedHidden, so *schema.Option) string {
 
 // keyText writes key segments as helm --set names them: joined with dots,
 // a dot inside a segment escaped (resources.limits.nvidia\.com/gpu), an
-// array's items as [].
+// array's items as []. An empty segment, or one holding an invisible
+// character, which no --set can name, is written quoted as JSON writes
+// it, each such character escaped: a key of the schema never writes a new
+// line.
 func keyText(key []string) string {
 	var b strings.Builder
 	for i, k := range key {
@@ -323,15 +342,31 @@ func keyText(key []string) string {
 		if i > 0 {
 			b.WriteString(".")
 		}
+		if k == "" || strings.ContainsFunc(k, invisible.Is) {
+			b.WriteString(jsonText(k))
+			continue
+		}
 		b.WriteString(strings.ReplaceAll(k, ".", `\.`))
 	}
 	return b.String()
 }
 
-// code writes s as a code span of a table cell: fenced with more backticks
-// than it holds in a row, a pipe escaped (GitHub's tables end a cell at
-// any unescaped pipe, inside code too).
-func code(s string) string {
+// code writes s as a code span of a table cell: a pipe escaped (GitHub's
+// tables end a cell at any unescaped pipe, inside code too; a backslash
+// before a pipe escapes it whatever comes before, and the table takes
+// that one backslash away).
+func code(s string) string { return span(s, true) }
+
+// span writes s as a code span, which shows any text as written: fenced
+// with more backticks than it holds in a row, invisible characters written
+// as escapes (a code span may not hold a new line, which would end a
+// table row), and, in a table cell, pipes escaped.
+func span(s string, cell bool) string {
+	if s == "" {
+		// Two backticks alone are no code span.
+		return "` `"
+	}
+	s = invisible.Escape(s)
 	longest, run := 0, 0
 	for _, r := range s {
 		if r == '`' {
@@ -345,59 +380,165 @@ func code(s string) string {
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || (strings.HasPrefix(s, " ") && strings.HasSuffix(s, " ") && strings.Trim(s, " ") != "") {
 		s = " " + s + " "
 	}
-	return fence + strings.ReplaceAll(s, "|", `\|`) + fence
+	if cell {
+		s = strings.ReplaceAll(s, "|", `\|`)
+	}
+	return fence + s + fence
 }
 
 // cellText makes a chart's plain text show as written in a table cell or
-// a paragraph: on one line, with the characters that would start markup
-// or end the cell escaped. Underscores inside a word (AWS_ACCESS_KEY_ID,
-// AIRFLOW__CORE) start nothing, and are left as they are for the README's
-// readers.
+// a paragraph: on one line, blanks folded, with the characters that would
+// start markup or end the cell escaped (see inline).
 func cellText(s string) string {
-	s = strings.Join(strings.Fields(strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s)), " ")
+	return inline(strings.Join(strings.Fields(s), " "), true)
+}
+
+// inline escapes text so that Markdown shows it as written inside a line
+// (a table cell, a heading, a paragraph, a link's text): no HTML, link,
+// image, code, emphasis, strikethrough, character reference or cell end.
+// A new line becomes a blank and an invisible character its escape; < is
+// written &lt;. gt writes > as &gt; too: without it, > is left as it is,
+// as in a version constraint (>=1.25), since it makes markup only at the
+// start of a line (a quote) or closing what a < opened, and no < is left.
+//
+// Underscores inside a word (AWS_ACCESS_KEY_ID, AIRFLOW__CORE) start
+// nothing, and are left as they are for the README's readers; so are one
+// or two tildes at the start of the text or after a blank (~/.venv,
+// ~2.0), which cannot close a strikethrough, while any other tilde, which
+// could, is escaped.
+func inline(s string, gt bool) string {
+	s = strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s)
 	rs := []rune(s)
-	var b strings.Builder
-	for i, r := range rs {
-		switch r {
-		case '\\', '`', '*', '[', ']', '<', '>', '|':
-			b.WriteByte('\\')
-		case '~':
-			// A tilde opening a home path (~/.venv) cannot close a
-			// strikethrough, and reads better as it is.
-			if !(i+1 < len(rs) && rs[i+1] == '/' && (i == 0 || unicode.IsSpace(rs[i-1]) || rs[i-1] == '(')) {
-				b.WriteByte('\\')
-			}
-		case '_':
-			from, to := i, i
-			for from > 0 && rs[from-1] == '_' {
-				from--
-			}
-			for to < len(rs)-1 && rs[to+1] == '_' {
-				to++
-			}
-			if from == 0 || to == len(rs)-1 || !isWord(rs[from-1]) || !isWord(rs[to+1]) {
-				b.WriteByte('\\')
-			}
-		case '&':
-			if entity(rs[i+1:]) {
-				b.WriteByte('\\')
+	out := make([]string, len(rs))
+	escaped := false
+	for i := range rs {
+		out[i] = escapeRune(rs, i, gt)
+		escaped = escaped || out[i] != ""
+	}
+	if !escaped {
+		return s
+	}
+	// GitHub makes a bare link of https://..., http://..., ftp://... and
+	// www.... up to the next blank or <, and shows what it takes as it is,
+	// backslashes and character references included; what it leaves off
+	// the end (punctuation, a reference) is read again without the
+	// backslash. In a word holding an escape, the link is not made: its
+	// colon or dot is escaped, and the word shows as written.
+	for from := 0; from < len(rs); {
+		to := from
+		for to < len(rs) && !unicode.IsSpace(rs[to]) {
+			to++
+		}
+		if slices.ContainsFunc(out[from:to], func(e string) bool { return e != "" }) {
+			for i := from; i < to; i++ {
+				if bareLinkStart(rs, i) {
+					out[i] = `\` + string(rs[i])
+				}
 			}
 		}
-		b.WriteRune(r)
+		from = to + 1
+	}
+	var b strings.Builder
+	for i, r := range rs {
+		if out[i] != "" {
+			b.WriteString(out[i])
+		} else {
+			b.WriteRune(r)
+		}
 	}
 	return b.String()
 }
 
-// paragraph keeps a paragraph of cellText a paragraph: a line starting
-// like a heading, a list item or a thematic break would be one.
+// escapeRune returns what rs[i] is written as in inline, "" for itself.
+func escapeRune(rs []rune, i int, gt bool) string {
+	r := rs[i]
+	switch r {
+	case '\\', '`', '*', '[', ']', '|':
+		return `\` + string(r)
+	case '<':
+		// Not \<: a bare link (see inline) may take the backslash, and
+		// leave the < raw.
+		return "&lt;"
+	case '>':
+		if gt {
+			return "&gt;"
+		}
+	case '~':
+		if !openingTilde(rs, i) {
+			return `\~`
+		}
+	case '_':
+		from, to := i, i
+		for from > 0 && rs[from-1] == '_' {
+			from--
+		}
+		for to < len(rs)-1 && rs[to+1] == '_' {
+			to++
+		}
+		if from == 0 || to == len(rs)-1 || !isWord(rs[from-1]) || !isWord(rs[to+1]) {
+			return `\_`
+		}
+	case '&':
+		if entity(rs[i+1:]) {
+			return `\&`
+		}
+	}
+	if invisible.Is(r) {
+		return `\` + invisible.Escape(string(r))
+	}
+	return ""
+}
+
+// bareLinkStart reports whether rs[i] is the colon of ://, or the dot of
+// www., where GitHub starts a bare link.
+func bareLinkStart(rs []rune, i int) bool {
+	switch rs[i] {
+	case ':':
+		return i+2 < len(rs) && rs[i+1] == '/' && rs[i+2] == '/'
+	case '.':
+		return i >= 3 && strings.EqualFold(string(rs[i-3:i]), "www")
+	}
+	return false
+}
+
+// openingTilde reports whether the tilde at rs[i] belongs to a run of one
+// or two at the start of the text or after a blank: such a run is no
+// closing delimiter of a strikethrough, nor a code fence.
+func openingTilde(rs []rune, i int) bool {
+	from, to := i, i
+	for from > 0 && rs[from-1] == '~' {
+		from--
+	}
+	for to < len(rs)-1 && rs[to+1] == '~' {
+		to++
+	}
+	return to-from < 2 && (from == 0 || unicode.IsSpace(rs[from-1]))
+}
+
+// paragraph keeps a line of escaped text (inline) a paragraph's line: a
+// line starting like a heading, a quote, a list item, a thematic break or
+// a setext underline would be one. Up to three blanks may come first, as
+// Markdown allows.
 func paragraph(s string) string {
-	digits := len(s) - len(strings.TrimLeft(s, "0123456789"))
+	lead := len(s) - len(strings.TrimLeft(s, " "))
+	if lead > 3 {
+		return s
+	}
+	t := s[lead:]
+	digits := len(t) - len(strings.TrimLeft(t, "0123456789"))
 	switch {
-	case s == "":
-	case strings.ContainsRune("#-+=", rune(s[0])):
-		return `\` + s
-	case digits > 0 && digits < len(s) && (s[digits] == '.' || s[digits] == ')'):
-		return s[:digits] + `\` + s[digits:]
+	case t == "":
+	case strings.ContainsRune("#=>", rune(t[0])):
+		return s[:lead] + `\` + t
+	case t[0] == '-' || t[0] == '+':
+		// A list item's marker is followed by a blank or nothing; a
+		// thematic break or an underline repeats the dash.
+		if len(t) == 1 || strings.ContainsRune(" \t-", rune(t[1])) {
+			return s[:lead] + `\` + t
+		}
+	case digits > 0 && digits <= 9 && digits < len(t) && (t[digits] == '.' || t[digits] == ')') &&
+		(digits+1 == len(t) || t[digits+1] == ' ' || t[digits+1] == '\t'):
+		return s[:lead] + t[:digits] + `\` + t[digits:]
 	}
 	return s
 }

@@ -39,6 +39,7 @@ var notExpressed = map[string]string{
 	"context-path":         "a warning about the platform's launch context, which the schema does not know",
 	"default-valid":        "a warning about a default against the option's own schema, a relation between two values",
 	"duplicate-key":        "a warning; a decoded JSON document has no duplicate keys left to validate",
+	"option-key":           "a warning about how READMEs and terminals show a key; an editor schema would make it an error",
 	"ext-foreign-key":      "a warning (an editor shows a deprecation warning on the other platform's key)",
 	"ext-unknown-key":      "a warning (an editor shows a deprecation warning on an unknown or misplaced key)",
 	"form-hidden-crash":    "a warning about the form computed with the values (a hidden option that crashes once shown)",

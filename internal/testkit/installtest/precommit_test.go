@@ -166,6 +166,75 @@ func testPreCommitHook(t *testing.T, hookRepo, rev, preCommitHome string) string
 		t.Fatalf("a new version with its README: exit %d, want 0\n%s", code, out)
 	}
 
+	// Tracked files whose names read as flags: pre-commit appends them to
+	// the hook's entry, which ends with --, so that each is a path. As
+	// flags, the first would make lint write SARIF over a chart's
+	// values.yaml, the second one level above the repository.
+	values := filepath.Join(chartDir, "values.yaml")
+	valuesBefore, err := os.ReadFile(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	above := filepath.Join(filepath.Dir(repo), "values.yaml")
+	flags := []string{"--sarif=charts/vscode-python/values.yaml", "--sarif=../values.yaml"}
+	for _, f := range flags {
+		filetree.Copy(t, values, filepath.Join(repo, f))
+	}
+	out, code = commit("files named as flags")
+	if code != 0 || !regexp.MustCompile(`catalogist lint\.+Passed`).MatchString(out) || !regexp.MustCompile(`catalogist docs\.+Passed`).MatchString(out) {
+		t.Errorf("files named as flags: exit %d, want 0 with both hooks passing\n%s", code, out)
+	}
+	for _, f := range flags {
+		// lint names each file it was given, as a path belonging to no
+		// chart.
+		if !regexp.MustCompile(`no chart to lint: .*` + regexp.QuoteMeta(f) + `.* belong to no chart`).MatchString(out) {
+			t.Errorf("lint did not read %s as a path:\n%s", f, out)
+		}
+	}
+	if after, _ := os.ReadFile(values); string(after) != string(valuesBefore) {
+		t.Errorf("%s was overwritten:\n%s", values, after)
+	}
+	if _, err := os.Stat(above); err == nil {
+		t.Errorf("%s was written, outside the repository", above)
+	}
+	if status := mustGit(t, repo, "status", "--porcelain"); status != "" {
+		t.Errorf("the hooks changed the work tree:\n%s", status)
+	}
+
+	// A hook's flags go in its entry:, before the --, as the docs say;
+	// in args:, which pre-commit puts after the entry, a flag is refused
+	// as a file that does not exist. An option key holding a pipe is an
+	// option-key warning, which --strict refuses.
+	configFile := filepath.Join(repo, ".pre-commit-config.yaml")
+	withLint := func(extra string) {
+		t.Helper()
+		c := strings.Replace(config, "      - id: catalogist-lint\n", "      - id: catalogist-lint\n"+extra, 1)
+		if err := os.WriteFile(configFile, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	withLint("        entry: catalogist lint --strict --\n")
+	if err := os.WriteFile(schema, []byte(strings.Replace(string(data), `"properties": {`, `"properties": {"a|b": {"type": "string", "default": ""},`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = commit("a flag in the hook's entry")
+	if code == 0 || !regexp.MustCompile(`catalogist lint\.+Failed`).MatchString(out) || !strings.Contains(out, `warning: option key "a|b" holds the markup character "|"`) {
+		t.Errorf("a warning with --strict in the hook's entry: exit %d, want it refused for the warning\n%s", code, out)
+	}
+	withLint("        args: [--strict]\n")
+	out, code = commit("a flag in the hook's args")
+	if code == 0 || !strings.Contains(out, "catalogist: --strict: no such file; every argument after -- is a path: put flags before --") {
+		t.Errorf("a flag in the hook's args: exit %d, want it refused as no file\n%s", code, out)
+	}
+	if err := os.WriteFile(configFile, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(schema, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The second commit staged the README the docs hook rewrote.
+	mustGit(t, repo, "checkout", "HEAD", "--", "charts/vscode-python/README.md")
+
 	built := builtBy(t, preCommitHome)
 
 	// A region file with a mistake: the commit is refused at its position.
