@@ -454,8 +454,8 @@ func checkForm(t *testing.T, res *lint.Result, v variant) {
 			value  any
 			bounds string
 		}{
-			"resources/limits/cpu":            {"4000m", schema.BoundsRegion},
-			"resources/limits/memory":         {"8Gi", schema.BoundsRegion},
+			"resources/limits/cpu":    {"4000m", schema.BoundsRegion},
+			"resources/limits/memory": {"8Gi", schema.BoundsRegion},
 			// The example region pre-fills no GPU: the chart's none.
 			"resources/limits/nvidia.com/gpu": {"0", schema.BoundsRegion},
 			"resources/requests/cpu":          {"100m", schema.BoundsRegion},
