@@ -1,6 +1,7 @@
 package installtest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -242,8 +243,9 @@ func testPreCommitHook(t *testing.T, hookRepo, rev, preCommitHome string) string
 		t.Fatal(err)
 	}
 	out, code = commit("a broken region")
-	if code == 0 || !regexp.MustCompile(`(?m)region\.yaml:16:\d+: `).MatchString(out) {
-		t.Errorf("a broken region file's commit: exit %d, want it refused at region.yaml:16\n%s", code, out)
+	line = 1 + strings.Count(string(regionData[:strings.Index(string(regionData), "sliderStep: 100,")]), "\n")
+	if code == 0 || !regexp.MustCompile(fmt.Sprintf(`(?m)region\.yaml:%d:\d+: `, line)).MatchString(out) {
+		t.Errorf("a broken region file's commit: exit %d, want it refused at region.yaml:%d\n%s", code, line, out)
 	}
 
 	return built
